@@ -1,0 +1,174 @@
+//! Command-line arguments, declared with clap's derive API.
+//!
+//! Each subcommand is one variant of [`Command`] holding its own argument
+//! struct; options shared by every search ([`SearchArgs`]) and by every
+//! problem reader ([`ProblemArgs`]) are flattened into them. A new subcommand
+//! is a new variant, a new module under `commands/`, and one dispatch arm.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::input::InputFormat;
+use crate::output::OutputFormat;
+
+/// The exit statuses, shown at the end of `--help`.
+pub const EXIT_CODES: &str = "\
+Exit status:
+  0  solutions found (solve), counted (count), or all solutions valid (verify)
+  1  no solution, or (verify) some solution is invalid
+  2  bad input or usage
+  3  stopped early by a budget (--timeout, --max-nodes; for count also --limit)";
+
+/// Exact cover, with secondary items and colors, by dancing links.
+#[derive(Debug, Parser)]
+#[command(name = "exactly", version, after_help = EXIT_CODES)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Print the solutions of a problem.
+    #[command(after_help = EXIT_CODES)]
+    Solve(SolveArgs),
+    /// Count the solutions of a problem: the first line of output is the number.
+    #[command(after_help = EXIT_CODES)]
+    Count(CountArgs),
+    /// Check solutions (as printed by `solve`) against a problem.
+    #[command(after_help = EXIT_CODES)]
+    Verify(VerifyArgs),
+}
+
+/// Where a problem comes from and how to read it.
+#[derive(Debug, Args)]
+pub struct ProblemArgs {
+    /// The problem file; `-` or nothing reads standard input.
+    #[arg(value_name = "FILE", default_value = "-")]
+    pub file: PathBuf,
+
+    /// Input format. `auto` reads the matrix format only when the first
+    /// non-blank line holds exactly two non-negative integers and the whole
+    /// input parses as a matrix; anything else is read as DLX.
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = InputFormat::Dlx)]
+    pub input: InputFormat,
+}
+
+/// Options shared by the commands that search.
+#[derive(Debug, Args)]
+pub struct SearchArgs {
+    /// Stop after N solutions.
+    #[arg(long, value_name = "N", value_parser = parse_limit)]
+    pub limit: Option<u64>,
+
+    /// Stop after SECS seconds (a decimal number).
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    pub timeout: Option<Duration>,
+
+    /// Stop after N search nodes.
+    #[arg(long, value_name = "N")]
+    pub max_nodes: Option<u64>,
+
+    /// Print statistics (nodes, updates, solutions, max depth, time) on stderr.
+    #[arg(long)]
+    pub stats: bool,
+
+    /// Break ties between equally constrained items at random, from seed S.
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
+
+    /// Print every step of the search on stderr, indented by level.
+    #[arg(long)]
+    pub trace: bool,
+}
+
+/// Arguments of `exactly solve`.
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    #[command(flatten)]
+    pub problem: ProblemArgs,
+
+    /// Output format.
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = OutputFormat::Knuth)]
+    pub format: OutputFormat,
+
+    #[command(flatten)]
+    pub search: SearchArgs,
+}
+
+/// Arguments of `exactly count`.
+#[derive(Debug, Args)]
+pub struct CountArgs {
+    #[command(flatten)]
+    pub problem: ProblemArgs,
+
+    #[command(flatten)]
+    pub search: SearchArgs,
+}
+
+/// Arguments of `exactly verify`.
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// The problem file (`-` reads standard input).
+    #[arg(value_name = "PROBLEM")]
+    pub problem: PathBuf,
+
+    /// The solutions: blocks of option lines separated by blank lines, as
+    /// `exactly solve` prints them (`-` reads standard input).
+    #[arg(value_name = "SOLUTIONS")]
+    pub solutions: PathBuf,
+
+    /// Input format of the problem (see `exactly solve --help`).
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = InputFormat::Dlx)]
+    pub input: InputFormat,
+}
+
+/// Parses a positive number of solutions.
+fn parse_limit(text: &str) -> Result<u64, String> {
+    match text.trim().parse::<u64>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err(format!("expected a positive integer, found '{text}'")),
+    }
+}
+
+/// Parses a non-negative, finite number of seconds.
+fn parse_seconds(text: &str) -> Result<Duration, String> {
+    let secs: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("expected a number of seconds, found '{text}'"))?;
+    Duration::try_from_secs_f64(secs)
+        .map_err(|_| format!("expected a non-negative, finite number of seconds, found '{text}'"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn arguments_are_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn limits() {
+        assert_eq!(parse_limit("7"), Ok(7));
+        assert!(parse_limit("0").is_err());
+        assert!(parse_limit("-3").is_err());
+    }
+
+    #[test]
+    fn seconds() {
+        assert_eq!(parse_seconds("1.5"), Ok(Duration::from_millis(1500)));
+        assert_eq!(parse_seconds("0"), Ok(Duration::ZERO));
+        assert!(parse_seconds("-1").is_err());
+        assert!(parse_seconds("inf").is_err());
+        assert!(parse_seconds("NaN").is_err());
+        assert!(parse_seconds("soon").is_err());
+    }
+}

@@ -1,0 +1,25 @@
+//! One module per subcommand, each with a `run` that returns how it ended.
+
+mod count;
+mod solve;
+mod verify;
+
+use crate::cli::Command;
+use crate::input::Input;
+use crate::report::{self, Status};
+
+/// Runs a subcommand.
+pub fn run(command: &Command) -> anyhow::Result<Status> {
+    match command {
+        Command::Solve(args) => solve::run(args),
+        Command::Count(args) => count::run(args),
+        Command::Verify(args) => verify::run(args),
+    }
+}
+
+/// Prints the warnings of a problem on stderr.
+fn print_warnings(input: &Input) {
+    for w in &input.warnings {
+        report::message(w);
+    }
+}

@@ -1,0 +1,57 @@
+//! `exactly solve`: print the solutions.
+
+use std::io::{self, BufWriter, IsTerminal};
+use std::ops::ControlFlow;
+
+use anyhow::Context;
+use exactly::StopReason;
+
+use crate::cli::SolveArgs;
+use crate::input;
+use crate::output::Printer;
+use crate::report::Status;
+use crate::search;
+
+/// Prints every solution (or the first `--limit`). Reaching `--limit` is not
+/// an early stop; running out of time or nodes is.
+pub fn run(args: &SolveArgs) -> anyhow::Result<Status> {
+    let input = input::load(&args.problem.file, args.problem.input)?;
+    super::print_warnings(&input);
+    let bar = search::progress_bar();
+    let mut solver = search::solver(&input.problem, &args.search, &bar);
+    let stdout = io::stdout();
+    let flush_each = stdout.is_terminal().then(|| bar.clone());
+    let mut printer = Printer::new(
+        BufWriter::new(stdout.lock()),
+        args.format,
+        &input,
+        flush_each,
+    );
+    let mut failed = None;
+    let outcome = solver.for_each(|solution| match printer.solution(solution) {
+        Ok(()) => ControlFlow::Continue(()),
+        Err(e) => {
+            failed = Some(e);
+            ControlFlow::Break(())
+        }
+    });
+    let flushed = printer.finish();
+    if let Some(e) = failed.or(flushed.err()) {
+        bar.finish_and_clear();
+        return Err(e).context("cannot write to standard output");
+    }
+    let stats = *solver.stats();
+    if search::finish(
+        &bar,
+        outcome,
+        &stats,
+        &args.search,
+        &[StopReason::SolutionLimit],
+    ) {
+        Ok(Status::Stopped)
+    } else if stats.solutions > 0 {
+        Ok(Status::Success)
+    } else {
+        Ok(Status::NoSolution)
+    }
+}

@@ -1,0 +1,456 @@
+//! Reading problems: files or standard input, format selection, parse errors
+//! that name the file, and warnings that name the line of the option.
+//!
+//! # Format selection
+//!
+//! `--input dlx` (the default) reads Knuth's DLX format and `--input matrix`
+//! the HUST 1017 matrix format. `--input auto` reads the matrix format only
+//! when the first non-blank line holds exactly two non-negative integers
+//! *and* the whole input parses as a matrix; otherwise it reads DLX. (A DLX
+//! item line may be two numbers too, so the header alone does not decide.)
+
+use std::fmt;
+use std::fs;
+use std::io::{self, Read};
+use std::path::Path;
+
+use anyhow::{anyhow, Context};
+use clap::ValueEnum;
+use exactly::format::{self, ParseError, ParseErrorKind};
+use exactly::{Problem, Warning};
+
+/// The `--input` choices.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum InputFormat {
+    /// The matrix format if the input looks like and parses as one, else DLX.
+    Auto,
+    /// Knuth's DLX format.
+    Dlx,
+    /// The HUST 1017 matrix format.
+    Matrix,
+}
+
+/// The format a problem was actually read in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// Knuth's DLX format.
+    Dlx,
+    /// The HUST 1017 matrix format.
+    Matrix,
+}
+
+/// The name standard input goes by in messages.
+pub const STDIN_NAME: &str = "<stdin>";
+
+/// A problem read from a file, with what is needed to talk about its options.
+pub struct Input {
+    /// The format it was read in.
+    pub format: Format,
+    /// The problem; each option's label is its line in the file, trimmed.
+    pub problem: Problem<String>,
+    /// For each option of the problem, its 0-based position among the option
+    /// records of the file (options dropped for lacking a primary item keep
+    /// their position, so these may skip numbers).
+    pub positions: Vec<usize>,
+    /// Warnings, each formatted as `file:line:column: warning: message`.
+    pub warnings: Vec<String>,
+}
+
+/// Reads a whole file, or standard input for `-`. Returns the name to use in
+/// messages and the bytes.
+pub fn read_source(path: &Path) -> anyhow::Result<(String, Vec<u8>)> {
+    let mut bytes = Vec::new();
+    if path == Path::new("-") {
+        io::stdin()
+            .lock()
+            .read_to_end(&mut bytes)
+            .with_context(|| format!("{STDIN_NAME}: cannot read"))?;
+        Ok((STDIN_NAME.to_string(), bytes))
+    } else {
+        let name = path.display().to_string();
+        let mut file = fs::File::open(path).with_context(|| format!("{name}: cannot open"))?;
+        file.read_to_end(&mut bytes)
+            .with_context(|| format!("{name}: cannot read"))?;
+        Ok((name, bytes))
+    }
+}
+
+/// Decodes UTF-8, naming the line and column of the first bad byte.
+pub fn decode(name: &str, bytes: Vec<u8>) -> anyhow::Result<String> {
+    String::from_utf8(bytes).map_err(|e| {
+        let good = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+        // The prefix is valid UTF-8 by construction.
+        let good = std::str::from_utf8(good).unwrap_or_default();
+        let line = good.matches('\n').count() + 1;
+        let column = good.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        anyhow!("{name}:{line}:{column}: invalid UTF-8: expected text")
+    })
+}
+
+/// Reads and parses the problem at `path` (`-` for standard input).
+pub fn load(path: &Path, format: InputFormat) -> anyhow::Result<Input> {
+    let (name, bytes) = read_source(path)?;
+    let text = decode(&name, bytes)?;
+    parse(&name, &text, format)
+}
+
+/// Parses `text` in the requested format; errors read
+/// `file:line:column: message`.
+pub fn parse(name: &str, text: &str, format: InputFormat) -> anyhow::Result<Input> {
+    let at = |e: &ParseError| e.with_file(name).to_string();
+    let (format, problem) = match format {
+        InputFormat::Dlx => match format::parse_dlx(text) {
+            Ok(p) => (Format::Dlx, p),
+            Err(e) => {
+                if looks_like_matrix(text) && parse_matrix(text).is_ok() {
+                    return Err(anyhow!(
+                        "{} (this input reads as the matrix format: try --input matrix)",
+                        at(&e)
+                    ));
+                }
+                return Err(anyhow!(at(&e)));
+            }
+        },
+        InputFormat::Matrix => (
+            Format::Matrix,
+            parse_matrix(text).map_err(|e| anyhow!(at(&e)))?,
+        ),
+        InputFormat::Auto => {
+            if looks_like_matrix(text) {
+                match parse_matrix(text) {
+                    Ok(p) => (Format::Matrix, p),
+                    Err(me) => match format::parse_dlx(text) {
+                        Ok(p) => (Format::Dlx, p),
+                        Err(de) => {
+                            return Err(anyhow!(
+                                "{} (nor is it the matrix format: {})",
+                                at(&de),
+                                at(&me)
+                            ))
+                        }
+                    },
+                }
+            } else {
+                (
+                    Format::Dlx,
+                    format::parse_dlx(text).map_err(|e| anyhow!(at(&e)))?,
+                )
+            }
+        }
+    };
+    let records = match format {
+        Format::Dlx => dlx_records(text),
+        Format::Matrix => matrix_records(text),
+    };
+    let dropped: Vec<usize> = problem
+        .warnings()
+        .iter()
+        .filter_map(|w| match w {
+            Warning::OptionWithoutPrimary { position } => Some(*position),
+            _ => None,
+        })
+        .collect();
+    let positions = (0..)
+        .filter(|p| !dropped.contains(p))
+        .take(problem.num_options())
+        .collect();
+    let warnings = problem
+        .warnings()
+        .iter()
+        .map(|w| warning_line(name, &records, w))
+        .collect();
+    Ok(Input {
+        format,
+        problem,
+        positions,
+        warnings,
+    })
+}
+
+fn warning_line(name: &str, records: &[Location], w: &Warning) -> String {
+    let position = match w {
+        Warning::OptionWithoutPrimary { position } => Some(*position),
+        _ => None,
+    };
+    match position.and_then(|p| records.get(p)) {
+        Some(at) => format!("{name}:{at}: warning: {w}"),
+        None => format!("{name}: warning: {w}"),
+    }
+}
+
+/// A 1-based line and column.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Location {
+    line: usize,
+    column: usize,
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.line, self.column)
+    }
+}
+
+fn is_comment_or_blank(line: &str) -> bool {
+    let t = line.trim_start();
+    t.is_empty() || t.starts_with('|')
+}
+
+/// Blank-separated tokens of a line with their 1-based columns (in characters).
+fn tokens(line: &str) -> impl Iterator<Item = (usize, &str)> + '_ {
+    let mut column = 0;
+    let mut start: Option<(usize, usize)> = None;
+    let mut chars = line.char_indices();
+    std::iter::from_fn(move || loop {
+        match chars.next() {
+            Some((i, c)) => {
+                column += 1;
+                match (c.is_whitespace(), start) {
+                    (false, None) => start = Some((i, column)),
+                    (true, Some((s, col))) => {
+                        start = None;
+                        return Some((col, &line[s..i]));
+                    }
+                    _ => {}
+                }
+            }
+            None => {
+                let (s, col) = start.take()?;
+                return Some((col, &line[s..]));
+            }
+        }
+    })
+}
+
+/// Where each option of a DLX text starts: the first non-blank character of
+/// every non-comment, non-blank line after the item line.
+fn dlx_records(text: &str) -> Vec<Location> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !is_comment_or_blank(l))
+        .skip(1)
+        .map(|(i, l)| Location {
+            line: i + 1,
+            column: l.chars().take_while(|c| c.is_whitespace()).count() + 1,
+        })
+        .collect()
+}
+
+/// Where each row of a matrix text starts: the token giving its number of ones.
+fn matrix_records(text: &str) -> Vec<Location> {
+    let mut toks = text.lines().enumerate().flat_map(|(i, l)| {
+        tokens(l).map(move |(column, t)| {
+            (
+                Location {
+                    line: i + 1,
+                    column,
+                },
+                t,
+            )
+        })
+    });
+    let mut records = Vec::new();
+    let rows = toks.next().and_then(|(_, t)| t.parse::<u64>().ok());
+    let _columns = toks.next();
+    for _ in 0..rows.unwrap_or(0) {
+        let Some((at, t)) = toks.next() else { break };
+        records.push(at);
+        let ones = t.parse::<usize>().unwrap_or(0);
+        if ones > 0 && toks.nth(ones - 1).is_none() {
+            break;
+        }
+    }
+    records
+}
+
+/// True when the first non-blank line holds exactly two non-negative integers.
+pub fn looks_like_matrix(text: &str) -> bool {
+    let Some(first) = text.lines().find(|l| !l.trim().is_empty()) else {
+        return false;
+    };
+    let toks: Vec<&str> = first.split_whitespace().collect();
+    toks.len() == 2 && toks.iter().all(|t| t.parse::<u64>().is_ok())
+}
+
+/// Headers may claim at most this many columns more than the input has
+/// tokens (the columns beyond the tokens can never be covered).
+const MAX_UNUSED_COLUMNS: u64 = 1 << 20;
+
+/// Reads the matrix format, first refusing headers that claim far more
+/// columns than the input could use (building them would exhaust memory).
+fn parse_matrix(text: &str) -> Result<Problem<String>, ParseError> {
+    let mut toks = text
+        .lines()
+        .enumerate()
+        .flat_map(|(i, l)| tokens(l).map(move |(c, t)| (i + 1, c, t)));
+    let _rows = toks.next();
+    if let Some((line, column, t)) = toks.next() {
+        if let Ok(columns) = t.parse::<u64>() {
+            let available = text.split_whitespace().count() as u64;
+            if columns > MAX_UNUSED_COLUMNS.max(available) || columns > u64::from(u32::MAX) {
+                return Err(ParseError {
+                    line,
+                    column,
+                    kind: ParseErrorKind::TooLarge(format!("{columns} columns")),
+                });
+            }
+        }
+    }
+    format::parse_matrix(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    const KNUTH: &str = "a b c d e f g\nc e\na d g\nb c f\na d f\nb g\nd e g\n";
+
+    fn err(text: &str, format: InputFormat) -> String {
+        match parse("t.dlx", text, format) {
+            Ok(_) => panic!("expected an error for {text:?}"),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    #[test]
+    fn tokens_have_character_columns() {
+        let t: Vec<_> = tokens("  ab\tc  é d ").collect();
+        assert_eq!(t, [(3, "ab"), (6, "c"), (9, "é"), (11, "d")]);
+        assert_eq!(tokens("").count(), 0);
+    }
+
+    #[test]
+    fn reads_dlx_and_matrix() {
+        let i = parse("k", KNUTH, InputFormat::Dlx).unwrap();
+        assert_eq!((i.format, i.problem.num_options()), (Format::Dlx, 6));
+        assert_eq!(i.positions, [0, 1, 2, 3, 4, 5]);
+        let m = "3 4\n2 1 2\n2 3 4\n1 1\n";
+        let i = parse("m", m, InputFormat::Matrix).unwrap();
+        assert_eq!((i.format, i.problem.num_items()), (Format::Matrix, 4));
+        let i = parse("m", m, InputFormat::Auto).unwrap();
+        assert_eq!(i.format, Format::Matrix);
+        let i = parse("k", KNUTH, InputFormat::Auto).unwrap();
+        assert_eq!(i.format, Format::Dlx);
+    }
+
+    #[test]
+    fn auto_prefers_dlx_when_the_matrix_parse_fails() {
+        // Items named 1 and 2, options "1 2" and "2": not a valid matrix.
+        let i = parse("t", "1 2\n1 2\n2\n", InputFormat::Auto).unwrap();
+        assert_eq!(i.format, Format::Dlx);
+        let e = err("2 3\n1 1\n", InputFormat::Auto);
+        assert_eq!(
+            e,
+            "t.dlx:2:1: unknown item '1' (nor is it the matrix format: \
+             t.dlx:2:4: expected the number of ones in a row, found '')"
+        );
+    }
+
+    #[test]
+    fn dlx_errors_hint_at_the_matrix_format() {
+        let e = err("2 3\n1 1\n1 3\n", InputFormat::Dlx);
+        assert_eq!(
+            e,
+            "t.dlx:2:1: unknown item '1' (this input reads as the matrix format: try --input matrix)"
+        );
+        assert_eq!(
+            err("a b\na c\n", InputFormat::Dlx),
+            "t.dlx:2:3: unknown item 'c'"
+        );
+    }
+
+    #[test]
+    fn huge_matrix_headers_are_refused() {
+        let e = err("1 4294967297\n1 4294967297\n", InputFormat::Matrix);
+        assert!(
+            e.starts_with("t.dlx:1:3: the header claims 4294967297 columns"),
+            "{e}"
+        );
+        let e = err("1 5000000\n1 5000000\n", InputFormat::Matrix);
+        assert!(e.starts_with("t.dlx:1:3: the header claims"), "{e}");
+    }
+
+    #[test]
+    fn warnings_name_the_option_line() {
+        let text = "| comment\n\na b | x\n| another\nx\n  a x\n\nx\nb\n";
+        let i = parse("w.dlx", text, InputFormat::Dlx).unwrap();
+        assert_eq!(
+            i.warnings,
+            [
+                "w.dlx:5:1: warning: option 1 has no primary item; dropped",
+                "w.dlx:8:1: warning: option 3 has no primary item; dropped",
+            ]
+        );
+        assert_eq!(i.positions, [1, 3]);
+        let i = parse("w.mat", "3 2\n1 1\n0\n1 2\n", InputFormat::Matrix).unwrap();
+        assert_eq!(
+            i.warnings,
+            ["w.mat:3:1: warning: option 2 has no primary item; dropped"]
+        );
+        assert_eq!(i.positions, [0, 2]);
+    }
+
+    #[test]
+    fn bad_utf8_names_line_and_column() {
+        let e = decode("f", b"ab\ncd\xff".to_vec()).unwrap_err();
+        assert_eq!(e.to_string(), "f:2:3: invalid UTF-8: expected text");
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        /// Arbitrary text never panics the reader, and whatever it accepts
+        /// can be searched (under a small budget) without panicking.
+        #[test]
+        fn arbitrary_text_never_panics(
+            text in "[ab12 |:x\n\t0-9]{0,80}",
+            format in prop_oneof![
+                Just(InputFormat::Auto),
+                Just(InputFormat::Dlx),
+                Just(InputFormat::Matrix),
+            ],
+        ) {
+            if let Ok(input) = parse("p", &text, format) {
+                prop_assert_eq!(input.positions.len(), input.problem.num_options());
+                let limits = exactly::Limits::default().max_nodes(1000);
+                let mut solver = exactly::Solver::new(&input.problem).limits(limits);
+                let _ = solver.count();
+            }
+        }
+
+        /// Texts built from plausible tokens parse often, and never panic.
+        #[test]
+        fn token_soup_never_panics(
+            lines in proptest::collection::vec(
+                proptest::collection::vec(
+                    proptest::sample::select(vec!["a", "b", "c", "x", "x:1", "x:2", "|", "|3", "1", "2", "0"]),
+                    0..6,
+                ),
+                0..8,
+            ),
+            format in prop_oneof![Just(InputFormat::Auto), Just(InputFormat::Dlx), Just(InputFormat::Matrix)],
+        ) {
+            let text: String = lines.iter().map(|l| l.join(" ") + "\n").collect();
+            if let Ok(input) = parse("p", &text, format) {
+                prop_assert_eq!(input.positions.len(), input.problem.num_options());
+                prop_assert_eq!(input.warnings.len(), input.problem.warnings().len());
+                for w in &input.warnings {
+                    // Every warning names a line and column.
+                    prop_assert!(w.starts_with("p:") && !w.starts_with("p: "), "{}", w);
+                }
+                let limits = exactly::Limits::default().max_nodes(1000);
+                let mut solver = exactly::Solver::new(&input.problem).limits(limits);
+                let _ = solver.count();
+            }
+        }
+
+        /// Any bytes at all: decoding and parsing give an error or a problem.
+        #[test]
+        fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..64)) {
+            if let Ok(text) = decode("p", bytes) {
+                let _ = parse("p", &text, InputFormat::Auto);
+            }
+        }
+    }
+}

@@ -1,0 +1,135 @@
+//! Printing solutions in the `--format` of the user's choice.
+//!
+//! - `knuth` (the default): each chosen option as its line in the input,
+//!   solutions separated by a blank line. `exactly verify` reads this back.
+//! - `json`: one JSON object per line,
+//!   `{"solution": k, "options": [lines...], "indices": [i...]}`, with `k`
+//!   counting solutions from 1.
+//! - `indices`: one line per solution, the option indices separated by blanks.
+//!
+//! Indices count the option records of the input from 0 in file order (DLX
+//! option lines, or matrix rows) for both input formats; an option dropped
+//! for lacking a primary item keeps its number. Within a solution, options
+//! come in the order the search chose them, the same in every format.
+
+use std::io::{self, Write};
+
+use clap::ValueEnum;
+use exactly::Solution;
+use indicatif::ProgressBar;
+use serde::Serialize;
+
+use crate::input::Input;
+
+/// The `--format` choices.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum OutputFormat {
+    /// Each chosen option as its input line; solutions separated by a blank line.
+    Knuth,
+    /// One JSON object per solution and line: solution, options, indices.
+    Json,
+    /// One line per solution: 0-based option indices in file order.
+    Indices,
+}
+
+#[derive(Serialize)]
+struct JsonSolution<'a> {
+    solution: u128,
+    options: Vec<&'a str>,
+    indices: Vec<usize>,
+}
+
+/// Writes solutions to `out`, one at a time.
+pub struct Printer<'a, W: Write> {
+    out: W,
+    format: OutputFormat,
+    input: &'a Input,
+    printed: u128,
+    /// Flush after every solution, with the progress bar out of the way (for
+    /// a terminal on standard output).
+    flush_each: Option<ProgressBar>,
+    line: String,
+}
+
+impl<'a, W: Write> Printer<'a, W> {
+    /// A printer of solutions to problems read from `input`. With
+    /// `flush_each`, every solution is flushed at once while `bar` is hidden.
+    pub fn new(
+        out: W,
+        format: OutputFormat,
+        input: &'a Input,
+        flush_each: Option<ProgressBar>,
+    ) -> Self {
+        Printer {
+            out,
+            format,
+            input,
+            printed: 0,
+            flush_each,
+            line: String::new(),
+        }
+    }
+
+    /// Prints one solution.
+    pub fn solution(&mut self, solution: &Solution) -> io::Result<()> {
+        let problem = &self.input.problem;
+        self.printed += 1;
+        self.line.clear();
+        match self.format {
+            OutputFormat::Knuth => {
+                if self.printed > 1 {
+                    self.line.push('\n');
+                }
+                for &o in solution.options() {
+                    self.line.push_str(problem.label(o));
+                    self.line.push('\n');
+                }
+            }
+            OutputFormat::Json => {
+                let record = JsonSolution {
+                    solution: self.printed,
+                    options: solution
+                        .options()
+                        .iter()
+                        .map(|&o| problem.label(o).as_str())
+                        .collect(),
+                    indices: indices(&self.input.positions, solution).collect(),
+                };
+                let json = serde_json::to_string(&record).map_err(io::Error::other)?;
+                self.line.push_str(&json);
+                self.line.push('\n');
+            }
+            OutputFormat::Indices => {
+                let mut first = true;
+                for i in indices(&self.input.positions, solution) {
+                    if !first {
+                        self.line.push(' ');
+                    }
+                    first = false;
+                    self.line.push_str(&i.to_string());
+                }
+                self.line.push('\n');
+            }
+        }
+        match &self.flush_each {
+            None => self.out.write_all(self.line.as_bytes()),
+            Some(bar) => bar.suspend(|| {
+                self.out.write_all(self.line.as_bytes())?;
+                self.out.flush()
+            }),
+        }
+    }
+
+    /// Flushes what is buffered.
+    pub fn finish(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+/// The file positions of the options of a solution.
+fn indices<'s>(positions: &'s [usize], solution: &'s Solution) -> impl Iterator<Item = usize> + 's {
+    solution
+        .options()
+        .iter()
+        .map(|&o| positions.get(o.index()).copied().unwrap_or(o.index()))
+}

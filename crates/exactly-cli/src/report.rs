@@ -1,0 +1,51 @@
+//! Exit statuses and messages on standard error.
+//!
+//! Messages never panic: a failed write to stderr is ignored (unlike
+//! `eprintln!`, which panics when stderr is closed).
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+/// How a command ended, when it ended without an error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Solutions found or counted; all solutions valid. Exit 0.
+    Success,
+    /// No solution, or an invalid solution. Exit 1.
+    NoSolution,
+    /// Stopped early by a budget. Exit 3.
+    Stopped,
+}
+
+/// Exit status for bad input, usage errors and I/O errors.
+pub const EXIT_ERROR: u8 = 2;
+
+impl From<Status> for ExitCode {
+    fn from(status: Status) -> ExitCode {
+        ExitCode::from(match status {
+            Status::Success => 0,
+            Status::NoSolution => 1,
+            Status::Stopped => 3,
+        })
+    }
+}
+
+/// Writes one line to stderr as it is.
+pub fn line(text: &str) {
+    let mut err = io::stderr().lock();
+    let _ = err.write_all(text.as_bytes());
+    let _ = err.write_all(b"\n");
+}
+
+/// Writes `exactly: text` to stderr.
+pub fn message(text: &str) {
+    line(&format!("exactly: {text}"));
+}
+
+/// True when the error comes from writing to a closed pipe.
+pub fn is_broken_pipe(error: &anyhow::Error) -> bool {
+    error.chain().any(|e| {
+        e.downcast_ref::<io::Error>()
+            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+    })
+}

@@ -1,0 +1,116 @@
+//! Setting a solver up from the shared search options (budgets, seed, trace,
+//! progress bar) and reporting how the search ended.
+
+use std::io::IsTerminal;
+use std::time::Duration;
+
+use exactly::{Limits, Outcome, Problem, Progress, Solver, Stats, StopReason};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use crate::cli::SearchArgs;
+use crate::report;
+use crate::trace::Tracer;
+
+/// Steps of the progress bar (its length).
+const BAR_STEPS: u64 = 10_000;
+
+/// A run must last this long before the progress bar appears.
+const BAR_DELAY: Duration = Duration::from_secs(1);
+
+/// How often the solver reports progress.
+const PROGRESS_INTERVAL: Duration = Duration::from_millis(100);
+
+/// A solver for `problem` with the budgets, seed and trace of `args`, and a
+/// progress bar (hidden until the run has lasted a second, and only when
+/// stderr is a terminal and no trace is printed).
+pub fn solver<'p>(
+    problem: &'p Problem<String>,
+    args: &SearchArgs,
+    bar: &ProgressBar,
+) -> Solver<'p, String> {
+    let mut limits = Limits::default();
+    if let Some(n) = args.limit {
+        limits = limits.max_solutions(u128::from(n));
+    }
+    if let Some(t) = args.timeout {
+        limits = limits.max_time(t);
+    }
+    if let Some(n) = args.max_nodes {
+        limits = limits.max_nodes(n);
+    }
+    let mut solver = Solver::new(problem).limits(limits);
+    if let Some(seed) = args.seed {
+        solver = solver.seed(seed);
+    }
+    if args.trace {
+        let mut tracer = Tracer::new(problem);
+        solver = solver.on_trace(move |event| {
+            if let Some(line) = tracer.line(event) {
+                report::line(&line);
+            }
+        });
+    } else if std::io::stderr().is_terminal() {
+        let bar = bar.clone();
+        solver = solver.on_progress(PROGRESS_INTERVAL, move |p| show_progress(&bar, p));
+    }
+    solver
+}
+
+/// A progress bar that draws nothing until [`show_progress`] reveals it.
+pub fn progress_bar() -> ProgressBar {
+    let bar = ProgressBar::hidden();
+    bar.set_length(BAR_STEPS);
+    if let Ok(style) = ProgressStyle::with_template(
+        "{elapsed_precise} [{wide_bar}] {percent:>3}% (estimated) {msg}",
+    ) {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar
+}
+
+fn show_progress(bar: &ProgressBar, p: &Progress) {
+    if p.elapsed < BAR_DELAY {
+        return;
+    }
+    let plural = if p.solutions == 1 { "" } else { "s" };
+    bar.set_message(format!(
+        "{} nodes, {} solution{plural}",
+        p.nodes, p.solutions
+    ));
+    if bar.is_hidden() {
+        bar.set_draw_target(ProgressDrawTarget::stderr());
+    }
+    bar.set_position((p.fraction.clamp(0.0, 1.0) * BAR_STEPS as f64) as u64);
+}
+
+/// Clears the progress bar, then reports an early stop (for budgets other
+/// than those in `expected`) and, with `--stats`, the statistics. Returns
+/// true when the search was stopped by a budget.
+pub fn finish(
+    bar: &ProgressBar,
+    outcome: Outcome,
+    stats: &Stats,
+    args: &SearchArgs,
+    expected: &[StopReason],
+) -> bool {
+    bar.finish_and_clear();
+    let stopped = match outcome {
+        Outcome::Stopped(reason) if !expected.contains(&reason) => {
+            report::message(&format!("stopped early: {reason}"));
+            true
+        }
+        _ => false,
+    };
+    if args.stats {
+        print_stats(stats);
+    }
+    stopped
+}
+
+fn print_stats(stats: &Stats) {
+    report::line(&format!("nodes: {}", stats.nodes));
+    report::line(&format!("updates: {}", stats.updates));
+    report::line(&format!("solutions: {}", stats.solutions));
+    report::line(&format!("max depth: {}", stats.max_depth));
+    report::line(&format!("time: {:.6} s", stats.elapsed.as_secs_f64()));
+}

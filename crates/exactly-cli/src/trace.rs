@@ -1,0 +1,123 @@
+//! `--trace`: every step of the search on stderr, indented by level, so that
+//! a small instance can be followed by hand.
+//!
+//! ```text
+//! choose a (2 options); cover a
+//! try 1 of 2: a d g; cover d g
+//!   choose b (1 option); cover b
+//!   try 1 of 1: b c f; cover c f
+//!     choose e (0 options); cover e
+//!     backtrack: uncover e
+//!   backtrack: uncover b
+//! ```
+//!
+//! `choose` names the item with the fewest options left and covers it;
+//! `try k of d` shows the option tried (its input line) and covers its other
+//! items (or purifies them, for colored secondary items); `solution` lists
+//! the options chosen; `backtrack` undoes the level when its item has no
+//! options left to try.
+
+use exactly::{ItemId, OptionId, Problem, TraceEvent};
+
+/// Turns trace events into lines of text.
+pub struct Tracer<'p> {
+    problem: &'p Problem<String>,
+    /// The item chosen at each level.
+    items: Vec<ItemId>,
+    /// The option tried at each level.
+    options: Vec<OptionId>,
+    solutions: u128,
+}
+
+impl<'p> Tracer<'p> {
+    /// A tracer for searches of `problem`.
+    pub fn new(problem: &'p Problem<String>) -> Self {
+        Tracer {
+            problem,
+            items: Vec::new(),
+            options: Vec::new(),
+            solutions: 0,
+        }
+    }
+
+    /// The line for one event, indented by its level (`None` for events this
+    /// tracer does not know).
+    pub fn line(&mut self, event: &TraceEvent) -> Option<String> {
+        let p = self.problem;
+        let (level, text) = match *event {
+            TraceEvent::Choose {
+                level,
+                item,
+                options,
+            } => {
+                set(&mut self.items, level, item);
+                let name = p.item_name(item);
+                let plural = if options == 1 { "" } else { "s" };
+                (
+                    level,
+                    format!("choose {name} ({options} option{plural}); cover {name}"),
+                )
+            }
+            TraceEvent::Try {
+                level,
+                option,
+                k,
+                d,
+            } => {
+                set(&mut self.options, level, option);
+                let chosen = self.items.get(level as usize).copied();
+                let mut cover = Vec::new();
+                let mut purify = Vec::new();
+                for e in p.option(option) {
+                    if Some(e.item) == chosen {
+                        continue;
+                    }
+                    if e.color.is_none() {
+                        cover.push(p.item_name(e.item).to_string());
+                    } else {
+                        purify.push(format!("{}:{}", p.item_name(e.item), p.color_name(e.color)));
+                    }
+                }
+                let mut text = format!("try {k} of {d}: {}", p.label(option));
+                if !cover.is_empty() {
+                    text.push_str("; cover ");
+                    text.push_str(&cover.join(" "));
+                }
+                if !purify.is_empty() {
+                    text.push_str("; purify ");
+                    text.push_str(&purify.join(" "));
+                }
+                (level, text)
+            }
+            TraceEvent::Solution { level } => {
+                self.solutions += 1;
+                let chosen: Vec<&str> = self
+                    .options
+                    .iter()
+                    .take(level as usize)
+                    .map(|&o| p.label(o).as_str())
+                    .collect();
+                (
+                    level,
+                    format!("solution {}: {}", self.solutions, chosen.join("; ")),
+                )
+            }
+            TraceEvent::Backtrack { level } => {
+                let text = match self.items.get(level as usize) {
+                    Some(&item) => format!("backtrack: uncover {}", p.item_name(item)),
+                    None => "backtrack".to_string(),
+                };
+                (level, text)
+            }
+            _ => return None,
+        };
+        let indent = "  ".repeat(level as usize);
+        Some(format!("{indent}{text}"))
+    }
+}
+
+/// Sets `v[level] = x`, forgetting deeper levels.
+fn set<T>(v: &mut Vec<T>, level: u32, x: T) {
+    v.truncate(level as usize);
+    v.push(x);
+}

@@ -1,0 +1,391 @@
+//! The text format for pieces and boards (see the [module docs](super)).
+
+use std::fmt;
+
+use super::{is_piece_name, Board, Cell, Piece};
+
+/// A parse error at a 1-based line and column.
+///
+/// ```
+/// let e = exactly_puzzles::polyomino::parse("X\n.#.\n#?#\n").unwrap_err();
+/// assert_eq!((e.line, e.column), (3, 2));
+/// assert_eq!(e.to_string(), "3:2: unexpected '?' in a picture: expected '#' or '.'");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{line}:{column}: {kind}")]
+pub struct ParseError {
+    /// 1-based line number.
+    pub line: usize,
+    /// 1-based column (in characters).
+    pub column: usize,
+    /// What went wrong.
+    pub kind: ParseErrorKind,
+}
+
+impl ParseError {
+    /// Formats the error as `file:line:column: message`.
+    ///
+    /// ```
+    /// let e = exactly_puzzles::polyomino::parse("#\n").unwrap_err();
+    /// assert_eq!(
+    ///     e.with_file("set.txt").to_string(),
+    ///     "set.txt:1:1: expected a piece name or 'board', found '#'"
+    /// );
+    /// ```
+    pub fn with_file<'a>(&'a self, file: &'a str) -> impl fmt::Display + 'a {
+        struct WithFile<'a>(&'a ParseError, &'a str);
+        impl fmt::Display for WithFile<'_> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, "{}:{}", self.1, self.0)
+            }
+        }
+        WithFile(self, file)
+    }
+}
+
+/// The kinds of [`ParseError`].
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ParseErrorKind {
+    /// A block starts with a picture line instead of a header.
+    #[error("expected a piece name or 'board', found '{0}'")]
+    ExpectedHeader(String),
+    /// A piece name that breaks the naming rule.
+    #[error("bad piece name '{0}': expected letters, digits, '_' or '-', and not two lower-case letters or digits (those name cells)")]
+    BadName(String),
+    /// A malformed count.
+    #[error("bad count '{0}': expected a non-negative integer")]
+    BadCount(String),
+    /// Something after the end of a header.
+    #[error("unexpected '{0}' after the header")]
+    Trailing(String),
+    /// A character other than `#`, `.` or a blank in a picture.
+    #[error("unexpected '{0}' in a picture: expected '#' or '.'")]
+    BadChar(char),
+    /// A header with no picture after it.
+    #[error("'{0}' has no picture")]
+    NoPicture(String),
+    /// A picture without a `#`.
+    #[error("the picture of '{0}' has no '#' cell")]
+    NoCells(String),
+    /// Two pieces with the same name.
+    #[error("a piece named '{0}' was already defined")]
+    DuplicateName(String),
+    /// A second board block.
+    #[error("a board was already defined")]
+    SecondBoard,
+}
+
+/// What a text defines: pieces in order of appearance, and the board if
+/// there is a board block.
+///
+/// ```
+/// let spec = exactly_puzzles::polyomino::parse("I 2\n###\n\nboard\n###\n###\n")?;
+/// assert_eq!(spec.pieces[0].count(), 2);
+/// assert_eq!(spec.board.unwrap().num_cells(), 6);
+/// # Ok::<(), exactly_puzzles::polyomino::ParseError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Spec {
+    /// The pieces, in order of appearance.
+    pub pieces: Vec<Piece>,
+    /// The board, if one was given.
+    pub board: Option<Board>,
+}
+
+/// What a header announces.
+enum Header {
+    Board,
+    Piece { name: String, count: usize },
+}
+
+/// A block being read: its header, the header's line, and the picture so far.
+struct Block {
+    header: Header,
+    line: usize,
+    cells: Vec<Cell>,
+    rows: usize,
+}
+
+/// Splits a line into blank-separated tokens with their 1-based columns.
+fn tokens(line: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut start = None;
+    let mut column = 0;
+    let mut start_column = 0;
+    for (i, c) in line.char_indices() {
+        column += 1;
+        match (c.is_whitespace(), start) {
+            (false, None) => {
+                start = Some(i);
+                start_column = column;
+            }
+            (true, Some(s)) => {
+                out.push((start_column, &line[s..i]));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        out.push((start_column, &line[s..]));
+    }
+    out
+}
+
+fn parse_header(line: &str, number: usize) -> Result<Header, ParseError> {
+    let err = |column, kind| ParseError {
+        line: number,
+        column,
+        kind,
+    };
+    let tokens = tokens(line);
+    let Some(&(column, first)) = tokens.first() else {
+        unreachable!("a header line is not blank");
+    };
+    let mut rest = tokens.iter().skip(1);
+    let header = if first == "board" {
+        Header::Board
+    } else if first.starts_with(['#', '.']) {
+        return Err(err(
+            column,
+            ParseErrorKind::ExpectedHeader(first.to_string()),
+        ));
+    } else if !is_piece_name(first) {
+        return Err(err(column, ParseErrorKind::BadName(first.to_string())));
+    } else {
+        let count = match rest.next() {
+            None => 1,
+            Some(&(column, token)) => token
+                .parse::<usize>()
+                .ok()
+                .filter(|_| token.bytes().all(|b| b.is_ascii_digit()))
+                .ok_or_else(|| err(column, ParseErrorKind::BadCount(token.to_string())))?,
+        };
+        Header::Piece {
+            name: first.to_string(),
+            count,
+        }
+    };
+    if let Some(&(column, token)) = rest.next() {
+        return Err(err(column, ParseErrorKind::Trailing(token.to_string())));
+    }
+    Ok(header)
+}
+
+/// Reads pieces and a board in the format of the [module docs](super).
+///
+/// ```
+/// use exactly_puzzles::polyomino::parse;
+/// let text = "\
+/// | two trominoes
+/// L
+/// #.
+/// ##
+///
+/// I
+/// ###
+/// ";
+/// let spec = parse(text)?;
+/// assert_eq!(spec.pieces.len(), 2);
+/// assert_eq!(spec.pieces[0].cells(), [(0, 0), (1, 0), (1, 1)]);
+/// assert!(spec.board.is_none());
+/// # Ok::<(), exactly_puzzles::polyomino::ParseError>(())
+/// ```
+pub fn parse(text: &str) -> Result<Spec, ParseError> {
+    let mut spec = Spec {
+        pieces: Vec::new(),
+        board: None,
+    };
+    let mut block: Option<Block> = None;
+    for (index, line) in text.lines().enumerate() {
+        let number = index + 1;
+        let trimmed = line.trim_start();
+        if trimmed.starts_with('|') {
+            continue;
+        }
+        if trimmed.is_empty() {
+            if let Some(b) = block.take() {
+                finish(b, &mut spec)?;
+            }
+            continue;
+        }
+        match block.as_mut() {
+            None => {
+                block = Some(Block {
+                    header: parse_header(line, number)?,
+                    line: number,
+                    cells: Vec::new(),
+                    rows: 0,
+                });
+            }
+            Some(b) => {
+                for (k, c) in line.trim_end().chars().enumerate() {
+                    match c {
+                        '#' => b.cells.push((b.rows, k)),
+                        '.' | ' ' => {}
+                        other => {
+                            return Err(ParseError {
+                                line: number,
+                                column: k + 1,
+                                kind: ParseErrorKind::BadChar(other),
+                            })
+                        }
+                    }
+                }
+                b.rows += 1;
+            }
+        }
+    }
+    if let Some(b) = block {
+        finish(b, &mut spec)?;
+    }
+    Ok(spec)
+}
+
+/// Checks a finished block and adds it to `spec`.
+fn finish(block: Block, spec: &mut Spec) -> Result<(), ParseError> {
+    let err = |kind| ParseError {
+        line: block.line,
+        column: 1,
+        kind,
+    };
+    let label = match &block.header {
+        Header::Board => "board".to_string(),
+        Header::Piece { name, .. } => name.clone(),
+    };
+    if block.rows == 0 {
+        return Err(err(ParseErrorKind::NoPicture(label)));
+    }
+    if block.cells.is_empty() {
+        return Err(err(ParseErrorKind::NoCells(label)));
+    }
+    match block.header {
+        Header::Board => {
+            if spec.board.is_some() {
+                return Err(err(ParseErrorKind::SecondBoard));
+            }
+            spec.board = Some(Board::from_cells(block.cells));
+        }
+        Header::Piece { name, count } => {
+            if spec.pieces.iter().any(|p| p.name() == name) {
+                return Err(err(ParseErrorKind::DuplicateName(name)));
+            }
+            spec.pieces
+                .push(Piece::from_valid_parts(name, block.cells).with_count(count));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn error(text: &str) -> (usize, usize, ParseErrorKind) {
+        let e = parse(text).unwrap_err();
+        (e.line, e.column, e.kind)
+    }
+
+    #[test]
+    fn reads_pieces_counts_and_board() {
+        let text = "| header comment\n\nV 3\n#..\n#..\n###\n\n\n  | indented comment\nboard\n..##\n.###\n####\n";
+        let spec = parse(text).unwrap();
+        assert_eq!(spec.pieces.len(), 1);
+        assert_eq!(spec.pieces[0].name(), "V");
+        assert_eq!(spec.pieces[0].count(), 3);
+        assert_eq!(spec.pieces[0].cells().len(), 5);
+        let board = spec.board.unwrap();
+        assert_eq!((board.rows(), board.cols(), board.num_cells()), (3, 4, 9));
+        assert!(!board.contains((0, 1)));
+        assert!(board.contains((0, 2)));
+    }
+
+    #[test]
+    fn pictures_are_normalized() {
+        let spec = parse("A\n....\n..#.\n.##.\n\nboard\n  ##\n  ##\n").unwrap();
+        assert_eq!(spec.pieces[0].cells(), [(0, 1), (1, 0), (1, 1)]);
+        let board = spec.board.unwrap();
+        assert_eq!((board.rows(), board.cols()), (2, 2));
+    }
+
+    #[test]
+    fn comments_do_not_end_a_block() {
+        let spec = parse("A\n#\n| between\n#\n").unwrap();
+        assert_eq!(spec.pieces[0].cells(), [(0, 0), (1, 0)]);
+    }
+
+    #[test]
+    fn errors_name_line_and_column() {
+        assert_eq!(
+            error("#.#\n"),
+            (1, 1, ParseErrorKind::ExpectedHeader("#.#".into()))
+        );
+        assert_eq!(
+            error("A\n##\n\n  ..#\n"),
+            (4, 3, ParseErrorKind::ExpectedHeader("..#".into()))
+        );
+        assert_eq!(error("A\n#x\n"), (2, 2, ParseErrorKind::BadChar('x')));
+        assert_eq!(error("A\n#\t#\n"), (2, 2, ParseErrorKind::BadChar('\t')));
+        assert_eq!(
+            error("A two\n#\n"),
+            (1, 3, ParseErrorKind::BadCount("two".into()))
+        );
+        assert_eq!(
+            error("A +2\n#\n"),
+            (1, 3, ParseErrorKind::BadCount("+2".into()))
+        );
+        assert_eq!(
+            error("A 2 3\n#\n"),
+            (1, 5, ParseErrorKind::Trailing("3".into()))
+        );
+        assert_eq!(
+            error("board 2\n#\n"),
+            (1, 7, ParseErrorKind::Trailing("2".into()))
+        );
+        assert_eq!(
+            error("a1\n#\n"),
+            (1, 1, ParseErrorKind::BadName("a1".into()))
+        );
+        assert_eq!(
+            error("X:\n#\n"),
+            (1, 1, ParseErrorKind::BadName("X:".into()))
+        );
+        assert_eq!(error("A\n"), (1, 1, ParseErrorKind::NoPicture("A".into())));
+        assert_eq!(
+            error("A\n..\n\n"),
+            (1, 1, ParseErrorKind::NoCells("A".into()))
+        );
+        assert_eq!(
+            error("A\n#\n\nB\n#\n\nA\n##\n"),
+            (7, 1, ParseErrorKind::DuplicateName("A".into()))
+        );
+        assert_eq!(
+            error("board\n#\n\nboard\n#\n"),
+            (4, 1, ParseErrorKind::SecondBoard)
+        );
+        assert_eq!(error("A\n#é\n"), (2, 2, ParseErrorKind::BadChar('é')));
+        assert_eq!(error("é\n#\n"), (1, 1, ParseErrorKind::BadName("é".into())));
+    }
+
+    #[test]
+    fn odd_inputs_do_not_panic() {
+        for text in [
+            "",
+            "\n",
+            "|",
+            "board",
+            "board\n",
+            "\u{feff}A\n#",
+            "A 99999999999999999999999\n#\n",
+            "A\r\n#\r\n",
+            " \t \n",
+            "A 0\n#\n",
+        ] {
+            let _ = parse(text);
+        }
+        assert!(parse("").unwrap().pieces.is_empty());
+        assert_eq!(parse("A\r\n#\r\n").unwrap().pieces.len(), 1);
+        assert_eq!(parse("A 0\n#\n").unwrap().pieces[0].count(), 0);
+    }
+}

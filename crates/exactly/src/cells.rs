@@ -1,0 +1,413 @@
+//! *Dancing cells*: the sparse-set representation of Knuth's SSXC programs.
+//!
+//! Each item owns a segment of the `set` array holding the nodes of its
+//! options; the first `size` of them are the options still available.
+//! Removing an option from an item's set swaps it behind the boundary and
+//! shrinks `size`, so undoing needs only the old sizes, never the removed
+//! nodes. Sizes are saved on a trail the first time an item changes after a
+//! mark (a per-item stamp tells), and a backtrack pops the trail back to the
+//! mark. Inactive items (covered, or secondary items whose color is fixed)
+//! carry the [`INACTIVE`] bit in their size and are never updated again until
+//! the trail reactivates them. Active primary items also sit in a sparse set
+//! (`active[..act]`) that the branching rule scans.
+//!
+//! Nodes of an option are consecutive and followed by a spacer whose `loc`
+//! points back at the option's first node and whose `item` encodes the
+//! option's index above [`SPACER`].
+
+use crate::problem::{ItemKind, OptionId, Problem};
+use crate::solver::{Frame, Structure};
+use crate::unchecked::At;
+
+/// Marks an item that is no longer active.
+const INACTIVE: u32 = 1 << 31;
+/// Spacer nodes have `item >= SPACER`; the option index is `item - SPACER`.
+const SPACER: u32 = 1 << 31;
+
+#[derive(Clone, Copy, Debug, Default)]
+struct Node {
+    /// The item (index into `items`), or `SPACER + option` for spacers.
+    item: u32,
+    /// Position in the item's `set` segment; for spacers, the option's first node.
+    loc: u32,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct Item {
+    /// Start of the item's segment in `set`.
+    start: u32,
+    /// Number of available options, with [`INACTIVE`] set when inactive.
+    size: u32,
+    /// The stamp of the mark at which the size was last saved.
+    stamp: u32,
+    /// Position in `active` (primary items only).
+    pos: u32,
+}
+
+/// A point to come back to: trail length and active-primary count.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Mark {
+    trail: u32,
+    act: u32,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Cells {
+    nodes: Vec<Node>,
+    /// Node colors (0 = none); only read when purifying.
+    color: Vec<u32>,
+    items: Vec<Item>,
+    set: Vec<u32>,
+    active: Vec<u32>,
+    act: u32,
+    /// Number of primary items: items `0..n1` are primary.
+    n1: u32,
+    /// Item index → item id (declaration order).
+    item_id: Vec<u32>,
+    trail: Vec<(u32, u32)>,
+    stamp: u32,
+    updates: u64,
+}
+
+impl Cells {
+    pub fn new<L>(problem: &Problem<L>) -> Cells {
+        let mut index_of = vec![0u32; problem.num_items()];
+        let mut item_id = Vec::with_capacity(problem.num_items());
+        for kind in [ItemKind::Primary, ItemKind::Secondary] {
+            for id in problem.item_ids() {
+                if problem.item_kind(id) == kind {
+                    index_of[id.index()] = item_id.len() as u32;
+                    item_id.push(id.index() as u32);
+                }
+            }
+        }
+        let n = item_id.len();
+        let n1 = problem.num_primary() as u32;
+        // Count each item's options to lay out the segments.
+        let mut items = vec![Item::default(); n];
+        for o in problem.option_ids() {
+            for e in problem.option(o) {
+                items[index_of[e.item.index()] as usize].size += 1;
+            }
+        }
+        let mut start = 0;
+        for it in &mut items {
+            it.start = start;
+            start += it.size;
+            it.size = 0;
+        }
+        let mut set = vec![0u32; start as usize];
+        let mut nodes = Vec::with_capacity(problem.num_entries() + problem.num_options());
+        let mut color = Vec::with_capacity(nodes.capacity());
+        for o in problem.option_ids() {
+            let first = nodes.len() as u32;
+            for e in problem.option(o) {
+                let k = index_of[e.item.index()] as usize;
+                let it = &mut items[k];
+                let loc = it.start + it.size;
+                it.size += 1;
+                set[loc as usize] = nodes.len() as u32;
+                nodes.push(Node {
+                    item: k as u32,
+                    loc,
+                });
+                color.push(e.color.0);
+            }
+            nodes.push(Node {
+                item: SPACER + o.index() as u32,
+                loc: first,
+            });
+            color.push(0);
+        }
+        let active: Vec<u32> = (0..n1).collect();
+        for (k, it) in items.iter_mut().enumerate() {
+            it.pos = k as u32;
+        }
+        Cells {
+            nodes,
+            color,
+            items,
+            set,
+            active,
+            act: n1,
+            n1,
+            item_id,
+            trail: Vec::new(),
+            stamp: 1,
+            updates: 0,
+        }
+    }
+
+    fn mark(&mut self) -> Mark {
+        self.next_stamp();
+        Mark {
+            trail: self.trail.len() as u32,
+            act: self.act,
+        }
+    }
+
+    fn next_stamp(&mut self) {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            // After 2^32 marks, forget old stamps so none can match by accident.
+            for it in &mut self.items {
+                it.stamp = 0;
+            }
+            self.stamp = 1;
+        }
+    }
+
+    fn restore(&mut self, mark: Mark) {
+        while self.trail.len() > mark.trail as usize {
+            let (k, size) = self.trail.pop().unwrap_or_default();
+            self.items.at_mut(k).size = size;
+        }
+        self.act = mark.act;
+        self.next_stamp();
+    }
+
+    /// Saves item `k`'s size if it has not been saved since the last mark.
+    #[inline(always)]
+    fn save(&mut self, k: u32) {
+        let stamp = self.stamp;
+        let it = &mut self.items.at(k);
+        if it.stamp != stamp {
+            it.stamp = stamp;
+            self.trail.push((k, it.size));
+        }
+    }
+
+    /// Makes item `k` inactive (it must be active).
+    #[inline(always)]
+    fn deactivate(&mut self, k: u32) {
+        self.save(k);
+        self.items.at_mut(k).size |= INACTIVE;
+        if k < self.n1 {
+            let p = self.items.at(k).pos;
+            let last = self.act - 1;
+            let other = self.active.at(last);
+            *self.active.at_mut(p) = other;
+            self.items.at_mut(other).pos = p;
+            *self.active.at_mut(last) = k;
+            self.items.at_mut(k).pos = last;
+            self.act = last;
+        }
+    }
+
+    /// Removes the option containing node `x` from the sets of all active
+    /// items (those of `x` itself included, if active).
+    #[inline(always)]
+    fn hide_option(&mut self, x: u32) {
+        let nodes = &mut self.nodes[..];
+        let items = &mut self.items[..];
+        let set = &mut self.set[..];
+        let stamp = self.stamp;
+        let mut updates = 0;
+        let mut q = x;
+        loop {
+            let node = nodes.at(q);
+            if node.item >= SPACER {
+                q = node.loc;
+            } else {
+                let k = node.item;
+                let it = items.at_mut(k);
+                if it.size & INACTIVE == 0 {
+                    if it.stamp != stamp {
+                        it.stamp = stamp;
+                        self.trail.push((k, it.size));
+                    }
+                    it.size -= 1;
+                    let last = it.start + it.size;
+                    let y = set.at(last);
+                    let p = node.loc;
+                    *set.at_mut(last) = q;
+                    *set.at_mut(p) = y;
+                    nodes.at_mut(q).loc = last;
+                    nodes.at_mut(y).loc = p;
+                    updates += 1;
+                }
+                q += 1;
+            }
+            if q == x {
+                break;
+            }
+        }
+        self.updates += updates;
+    }
+
+    /// Deactivates item `k` and removes all its options from other items.
+    #[inline(always)]
+    fn cover(&mut self, k: u32) {
+        self.deactivate(k);
+        let it = self.items.at(k);
+        let size = it.size & !INACTIVE;
+        for j in it.start..it.start + size {
+            let x = self.set.at(j);
+            self.hide_option(x);
+        }
+    }
+
+    /// Deactivates secondary item `k` and removes its options whose color
+    /// differs from `c`.
+    #[inline(always)]
+    fn purify(&mut self, k: u32, c: u32) {
+        self.deactivate(k);
+        let it = self.items.at(k);
+        let size = it.size & !INACTIVE;
+        for j in it.start..it.start + size {
+            let x = self.set.at(j);
+            if self.color.at(x) != c {
+                self.hide_option(x);
+            }
+        }
+    }
+
+    /// Commits every item of the option of `x` other than `x`'s own.
+    #[inline(always)]
+    fn commit_others(&mut self, x: u32) {
+        let mut q = x + 1;
+        loop {
+            let node = self.nodes.at(q);
+            if node.item >= SPACER {
+                q = node.loc;
+            } else {
+                let k = node.item;
+                if q == x {
+                    break;
+                }
+                if self.items.at(k).size & INACTIVE == 0 {
+                    let c = self.color.at(q);
+                    if c == 0 {
+                        self.cover(k);
+                    } else {
+                        self.purify(k, c);
+                    }
+                }
+                q += 1;
+            }
+            if q == x {
+                break;
+            }
+        }
+    }
+
+    #[cfg(feature = "debug-checks")]
+    fn check(&self) -> Result<(), String> {
+        for (k, it) in self.items.iter().enumerate() {
+            let size = it.size & !INACTIVE;
+            for j in it.start..it.start + size {
+                let x = self.set.at(j);
+                if self.nodes.at(x).item != k as u32 || self.nodes.at(x).loc != j {
+                    return Err(format!("item {k}: set slot {j} is inconsistent"));
+                }
+            }
+        }
+        for p in 0..self.act {
+            let k = self.active.at(p);
+            if self.items.at(k).pos != p || self.items.at(k).size & INACTIVE != 0 {
+                return Err(format!("active list slot {p} is inconsistent"));
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Structure for Cells {
+    fn updates(&self) -> u64 {
+        self.updates
+    }
+
+    fn set_updates(&mut self, updates: u64) {
+        self.updates = updates;
+    }
+
+    #[inline(always)]
+    fn primaries_left(&self) -> u32 {
+        self.act.min(2)
+    }
+
+    #[inline(always)]
+    fn choose(&mut self, rng: &mut Option<u64>) -> u32 {
+        let mut best = u32::MAX;
+        let mut t = u32::MAX;
+        match rng {
+            None => {
+                for &k in &self.active[..self.act as usize] {
+                    let s = self.items.at(k).size;
+                    if s < t || (s == t && k < best) {
+                        best = k;
+                        t = s;
+                        if t == 0 {
+                            break;
+                        }
+                    }
+                }
+            }
+            Some(state) => {
+                let mut ties = 0u64;
+                for &k in &self.active[..self.act as usize] {
+                    let s = self.items.at(k).size;
+                    if s < t {
+                        best = k;
+                        t = s;
+                        ties = 1;
+                    } else if s == t {
+                        ties += 1;
+                        if crate::solver::next_random(state) % ties == 0 {
+                            best = k;
+                        }
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    #[inline(always)]
+    fn len(&self, item: u32) -> u32 {
+        self.items.at(item).size & !INACTIVE
+    }
+
+    fn enter(&mut self, frame: &mut Frame) {
+        frame.m1 = self.mark();
+        self.cover(frame.item);
+        frame.m2 = self.mark();
+    }
+
+    #[inline(always)]
+    fn next_option(&mut self, frame: &mut Frame) -> Option<u32> {
+        if frame.k > 0 {
+            self.restore(frame.m2);
+        }
+        if frame.k == frame.d {
+            self.restore(frame.m1);
+            return None;
+        }
+        let x = self.set[(self.items[frame.item as usize].start + frame.k) as usize];
+        frame.k += 1;
+        self.commit_others(x);
+        Some(x)
+    }
+
+    fn option_of(&self, mut x: u32) -> OptionId {
+        while self.nodes.at(x).item < SPACER {
+            x += 1;
+        }
+        OptionId(self.nodes.at(x).item - SPACER)
+    }
+
+    fn item_id(&self, item: u32) -> crate::ItemId {
+        crate::ItemId(self.item_id[item as usize])
+    }
+
+    fn debug_check(&self) -> Result<(), String> {
+        #[cfg(feature = "debug-checks")]
+        {
+            self.check()
+        }
+        #[cfg(not(feature = "debug-checks"))]
+        {
+            Ok(())
+        }
+    }
+}

@@ -1,0 +1,456 @@
+//! The dancing-links structure of Knuth's Algorithms X and C, in one flat node
+//! array with 32-bit indices.
+//!
+//! Layout (as in Knuth's DLX programs): node 0 is the root; nodes `1..=n` are
+//! the item headers (primary items first, in declaration order, then the
+//! secondary items); then the options follow, each preceded by a spacer node.
+//! A header's `top` holds the length of its item's list; an option node's `top`
+//! holds its item's header index; a spacer's `top` is `-k` where `k` is the
+//! number of options before it, its `up` the first node of the option before
+//! it and its `down` the last node of the option after it. Primary headers are
+//! linked horizontally in `llink`/`rlink`, a circular list through the root.
+
+use crate::problem::{ItemId, ItemKind, OptionId, Problem};
+use crate::solver::{next_random, Frame, Structure};
+use crate::unchecked::At;
+
+/// One node: 16 bytes, four to a cache line.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Node {
+    /// Header: list length. Option node: header index. Spacer: `-k`.
+    pub top: i32,
+    pub up: u32,
+    pub down: u32,
+    /// 0: no color; > 0: color id; -1: already known to agree (purified).
+    pub color: i32,
+}
+
+/// The mutable links of one search.
+#[derive(Clone, Debug)]
+pub(crate) struct Links {
+    pub nodes: Vec<Node>,
+    pub llink: Vec<u32>,
+    pub rlink: Vec<u32>,
+    /// Header index → item id (declaration order).
+    pub header_item: Vec<u32>,
+    /// Number of primary items.
+    pub n1: u32,
+    /// Node index of the spacer before option 0.
+    pub first_spacer: u32,
+    /// Running count of link updates (removals), Knuth's "updates".
+    pub updates: u64,
+    /// Whether any option colors a secondary item (Algorithm C is needed).
+    pub colors: bool,
+}
+
+impl Links {
+    pub fn new<L>(problem: &Problem<L>) -> Links {
+        let n_items = problem.num_items();
+        let mut header_of = vec![0u32; n_items];
+        let mut header_item = vec![u32::MAX];
+        for kind in [ItemKind::Primary, ItemKind::Secondary] {
+            for id in problem.item_ids() {
+                if problem.item_kind(id) == kind {
+                    header_of[id.index()] = header_item.len() as u32;
+                    header_item.push(id.0);
+                }
+            }
+        }
+        let n1 = problem.num_primary() as u32;
+        let n = n_items as u32;
+        let total = n as usize + 1 + problem.num_entries() + problem.num_options() + 1;
+        let mut nodes = vec![Node::default(); total];
+        for (h, node) in nodes.iter_mut().enumerate().take(n as usize + 1).skip(1) {
+            node.up = h as u32;
+            node.down = h as u32;
+        }
+        let mut llink = vec![0u32; n1 as usize + 1];
+        let mut rlink = vec![0u32; n1 as usize + 1];
+        for i in 0..=n1 {
+            llink[i as usize] = if i == 0 { n1 } else { i - 1 };
+            rlink[i as usize] = if i == n1 { 0 } else { i + 1 };
+        }
+        let first_spacer = n + 1;
+        let mut spacer = first_spacer as usize;
+        nodes[spacer].top = 0;
+        for (k, opt) in problem.option_ids().enumerate() {
+            let entries = problem.option(opt);
+            let first = spacer + 1;
+            for (j, e) in entries.iter().enumerate() {
+                let x = first + j;
+                let h = header_of[e.item.index()] as usize;
+                let last = nodes[h].up as usize;
+                nodes[x] = Node {
+                    top: h as i32,
+                    up: last as u32,
+                    down: h as u32,
+                    color: e.color.0 as i32,
+                };
+                nodes[last].down = x as u32;
+                nodes[h].up = x as u32;
+                nodes[h].top += 1;
+            }
+            let last = first + entries.len() - 1;
+            nodes[spacer].down = last as u32;
+            let next = last + 1;
+            nodes[next] = Node {
+                top: -(k as i32 + 1),
+                up: first as u32,
+                down: 0,
+                color: 0,
+            };
+            spacer = next;
+        }
+        Links {
+            nodes,
+            llink,
+            rlink,
+            header_item,
+            n1,
+            first_spacer,
+            updates: 0,
+            colors: problem.has_colors(),
+        }
+    }
+
+    /// The option that node `x` belongs to.
+    pub fn option_of(&self, mut x: u32) -> OptionId {
+        while self.nodes.at(x).top > 0 {
+            x += 1;
+        }
+        OptionId((-self.nodes.at(x).top - 1) as u32)
+    }
+
+    #[inline(always)]
+    pub fn len(&self, item: u32) -> u32 {
+        self.nodes.at(item).top as u32
+    }
+
+    /// Removes from other lists every node of the option containing `p`,
+    /// except `p` itself (Knuth's `hide`, skipping purified nodes with colors).
+    #[inline(always)]
+    fn hide<const C: bool>(&mut self, p: u32) {
+        let nodes = &mut self.nodes[..];
+        let mut q = p + 1;
+        let mut updates = 0;
+        while q != p {
+            let n = nodes.at(q);
+            if n.top <= 0 {
+                q = n.up;
+                continue;
+            }
+            if !C || n.color >= 0 {
+                nodes.at_mut(n.up).down = n.down;
+                nodes.at_mut(n.down).up = n.up;
+                nodes.at_mut(n.top as u32).top -= 1;
+                updates += 1;
+            }
+            q += 1;
+        }
+        self.updates += updates;
+    }
+
+    /// Undoes [`Links::hide`], walking the option the other way.
+    #[inline(always)]
+    fn unhide<const C: bool>(&mut self, p: u32) {
+        let nodes = &mut self.nodes[..];
+        let mut q = p - 1;
+        while q != p {
+            let n = nodes.at(q);
+            if n.top <= 0 {
+                q = n.down;
+                continue;
+            }
+            if !C || n.color >= 0 {
+                nodes.at_mut(n.up).down = q;
+                nodes.at_mut(n.down).up = q;
+                nodes.at_mut(n.top as u32).top += 1;
+            }
+            q -= 1;
+        }
+    }
+
+    /// Covers item `i`: hides every option in its list and unlinks it.
+    #[inline(always)]
+    pub fn cover<const C: bool>(&mut self, i: u32) {
+        let mut p = self.nodes.at(i).down;
+        while p != i {
+            self.hide::<C>(p);
+            p = self.nodes.at(p).down;
+        }
+        if i <= self.n1 {
+            let (l, r) = (self.llink[i as usize], self.rlink[i as usize]);
+            self.rlink[l as usize] = r;
+            self.llink[r as usize] = l;
+        }
+    }
+
+    /// Undoes [`Links::cover`].
+    #[inline(always)]
+    pub fn uncover<const C: bool>(&mut self, i: u32) {
+        if i <= self.n1 {
+            let (l, r) = (self.llink[i as usize], self.rlink[i as usize]);
+            self.rlink[l as usize] = i;
+            self.llink[r as usize] = i;
+        }
+        let mut p = self.nodes.at(i).up;
+        while p != i {
+            self.unhide::<C>(p);
+            p = self.nodes.at(p).up;
+        }
+    }
+
+    /// Keeps only the options that agree with node `p`'s color on its item;
+    /// the others' nodes are marked `-1` (known to agree), except `p` itself,
+    /// which keeps its color so that [`Links::unpurify`] can read it.
+    #[inline(always)]
+    fn purify(&mut self, p: u32) {
+        let c = self.nodes.at(p).color;
+        let i = self.nodes.at(p).top as u32;
+        let mut q = self.nodes.at(i).down;
+        while q != i {
+            if self.nodes.at(q).color == c {
+                if q != p {
+                    self.nodes.at_mut(q).color = -1;
+                }
+            } else {
+                self.hide::<true>(q);
+            }
+            q = self.nodes.at(q).down;
+        }
+    }
+
+    /// Undoes [`Links::purify`].
+    #[inline(always)]
+    fn unpurify(&mut self, p: u32) {
+        let c = self.nodes.at(p).color;
+        let i = self.nodes.at(p).top as u32;
+        let mut q = self.nodes.at(i).up;
+        while q != i {
+            if self.nodes.at(q).color < 0 {
+                self.nodes.at_mut(q).color = c;
+            } else if q != p {
+                self.unhide::<true>(q);
+            }
+            q = self.nodes.at(q).up;
+        }
+    }
+
+    /// Algorithm C's `commit`: covers a primary or uncolored secondary item,
+    /// purifies a colored one.
+    #[inline(always)]
+    fn commit<const C: bool>(&mut self, p: u32, j: u32) {
+        if !C {
+            self.cover::<false>(j);
+            return;
+        }
+        let c = self.nodes.at(p).color;
+        if c == 0 {
+            self.cover::<true>(j);
+        } else if c > 0 {
+            self.purify(p);
+        }
+    }
+
+    /// Undoes [`Links::commit`].
+    #[inline(always)]
+    fn uncommit<const C: bool>(&mut self, p: u32, j: u32) {
+        if !C {
+            self.uncover::<false>(j);
+            return;
+        }
+        let c = self.nodes.at(p).color;
+        if c == 0 {
+            self.uncover::<true>(j);
+        } else if c > 0 {
+            self.unpurify(p);
+        }
+    }
+
+    /// Commits every item of the option containing `x` except `x`'s own item
+    /// (step C5 of Algorithm C).
+    #[inline(always)]
+    pub fn commit_others<const C: bool>(&mut self, x: u32) {
+        let mut p = x + 1;
+        while p != x {
+            let j = self.nodes.at(p).top;
+            if j <= 0 {
+                p = self.nodes.at(p).up;
+            } else {
+                self.commit::<C>(p, j as u32);
+                p += 1;
+            }
+        }
+    }
+
+    /// Undoes [`Links::commit_others`] (step C6), right to left.
+    #[inline(always)]
+    pub fn uncommit_others<const C: bool>(&mut self, x: u32) {
+        let mut p = x - 1;
+        while p != x {
+            let j = self.nodes.at(p).top;
+            if j <= 0 {
+                p = self.nodes.at(p).down;
+            } else {
+                self.uncommit::<C>(p, j as u32);
+                p -= 1;
+            }
+        }
+    }
+
+    /// Checks the link invariants: every list is doubly linked, lengths match,
+    /// and the active primary items form a circular list. Used by the
+    /// `debug-checks` feature and by tests.
+    pub fn check(&self, active_headers: impl Iterator<Item = u32>) -> Result<(), String> {
+        for i in active_headers {
+            let mut count = 0;
+            let mut q = self.nodes.at(i).down;
+            let mut prev = i;
+            while q != i {
+                if self.nodes.at(q).up != prev {
+                    return Err(format!("item {i}: node {q} has a bad up link"));
+                }
+                if self.nodes.at(q).top != i as i32 {
+                    return Err(format!("item {i}: node {q} belongs elsewhere"));
+                }
+                count += 1;
+                if count > self.nodes.len() {
+                    return Err(format!("item {i}: list does not close"));
+                }
+                prev = q;
+                q = self.nodes.at(q).down;
+            }
+            if self.nodes.at(i).up != prev {
+                return Err(format!("item {i}: header has a bad up link"));
+            }
+            if self.len(i) as usize != count {
+                return Err(format!(
+                    "item {i}: length {} but {} nodes",
+                    self.len(i),
+                    count
+                ));
+            }
+        }
+        let mut k = self.rlink[0];
+        let mut steps = 0;
+        while k != 0 {
+            if self.llink[self.rlink[k as usize] as usize] != k {
+                return Err(format!("item {k}: horizontal links broken"));
+            }
+            steps += 1;
+            if steps > self.n1 {
+                return Err("horizontal list does not close".into());
+            }
+            k = self.rlink[k as usize];
+        }
+        Ok(())
+    }
+}
+
+/// [`Links`] seen as a search structure; `C` tells whether colors are in play
+/// (without them, Algorithm C's color tests compile away).
+pub(crate) struct Dlx<'a, const C: bool>(pub &'a mut Links);
+
+impl<const C: bool> Structure for Dlx<'_, C> {
+    fn updates(&self) -> u64 {
+        self.0.updates
+    }
+
+    fn set_updates(&mut self, updates: u64) {
+        self.0.updates = updates;
+    }
+
+    #[inline(always)]
+    fn primaries_left(&self) -> u32 {
+        let first = self.0.rlink[0];
+        if first == 0 {
+            0
+        } else if self.0.rlink[first as usize] == 0 {
+            1
+        } else {
+            2
+        }
+    }
+
+    #[inline(always)]
+    fn choose(&mut self, rng: &mut Option<u64>) -> u32 {
+        let links = &*self.0;
+        let mut best = 0;
+        let mut t = u32::MAX;
+        let mut k = links.rlink[0];
+        match rng {
+            None => {
+                while k != 0 {
+                    let len = links.len(k);
+                    if len < t {
+                        best = k;
+                        t = len;
+                        if t == 0 {
+                            break;
+                        }
+                    }
+                    k = links.rlink.at(k);
+                }
+            }
+            Some(state) => {
+                let mut ties = 0u64;
+                while k != 0 {
+                    let len = links.len(k);
+                    if len < t {
+                        best = k;
+                        t = len;
+                        ties = 1;
+                        if t == 0 {
+                            break;
+                        }
+                    } else if len == t {
+                        ties += 1;
+                        if next_random(state) % ties == 0 {
+                            best = k;
+                        }
+                    }
+                    k = links.rlink.at(k);
+                }
+            }
+        }
+        best
+    }
+
+    #[inline(always)]
+    fn len(&self, item: u32) -> u32 {
+        self.0.len(item)
+    }
+
+    fn enter(&mut self, frame: &mut Frame) {
+        self.0.cover::<C>(frame.item);
+        frame.x = frame.item;
+    }
+
+    #[inline(always)]
+    fn next_option(&mut self, frame: &mut Frame) -> Option<u32> {
+        if frame.k > 0 {
+            self.0.uncommit_others::<C>(frame.x);
+        }
+        let x = self.0.nodes.at(frame.x).down;
+        if x == frame.item {
+            self.0.uncover::<C>(frame.item);
+            return None;
+        }
+        frame.x = x;
+        frame.k += 1;
+        self.0.commit_others::<C>(x);
+        Some(x)
+    }
+
+    fn option_of(&self, node: u32) -> OptionId {
+        self.0.option_of(node)
+    }
+
+    fn item_id(&self, item: u32) -> ItemId {
+        ItemId(self.0.header_item[item as usize])
+    }
+
+    fn debug_check(&self) -> Result<(), String> {
+        self.0.check(1..self.0.first_spacer)
+    }
+}

@@ -1,0 +1,754 @@
+//! The search: Knuth's Algorithm X, and Algorithm C for colors, on the
+//! dancing links of [`crate::links`], as an explicit-stack loop that can stop
+//! and resume at any solution.
+
+use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::cells::{Cells, Mark};
+use crate::links::Links;
+use crate::problem::{ItemId, OptionId, Problem};
+
+/// Which representation of the search state a [`Solver`] uses. Both explore
+/// the same tree (same nodes, same solutions); they differ in speed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Engine {
+    /// Picks by the problem's shape: [`Engine::Cells`] when options have 5 or
+    /// more items on average, [`Engine::Links`] otherwise. Undoing costs links
+    /// as much as hiding did, cells almost nothing, but cells pay more per
+    /// hidden node and per level: measured with `bench/`, cells win by 15–20%
+    /// on pentominoes (6 items an option) and lose by 15–20% on Langford
+    /// pairs (3) and n-queens (4).
+    #[default]
+    Auto,
+    /// Dancing cells: sparse sets with a trail (Knuth's SSXC programs).
+    Cells,
+    /// Dancing links: doubly linked lists (Knuth's DLX1/DLX2).
+    Links,
+}
+
+impl Engine {
+    /// The concrete engine [`Engine::Auto`] picks for `problem`.
+    pub fn resolve<L>(self, problem: &Problem<L>) -> Engine {
+        match self {
+            Engine::Auto if problem.num_entries() >= 5 * problem.num_options() => Engine::Cells,
+            Engine::Auto => Engine::Links,
+            other => other,
+        }
+    }
+}
+
+/// The state of one level of the search.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Frame {
+    /// The item branched on (the structure's own index).
+    pub item: u32,
+    /// Options tried so far.
+    pub k: u32,
+    /// Options the item had when chosen.
+    pub d: u32,
+    /// Dancing links: the node of the option being tried.
+    pub x: u32,
+    /// Dancing cells: the state before and after covering `item`.
+    pub m1: Mark,
+    pub m2: Mark,
+}
+
+/// What the search loop needs from a representation.
+pub(crate) trait Structure {
+    fn updates(&self) -> u64;
+    fn set_updates(&mut self, updates: u64);
+    /// The number of active primary items, capped at 2.
+    fn primaries_left(&self) -> u32;
+    /// The active primary item with the fewest options; ties to the
+    /// leftmost, or to a random one when `rng` is set.
+    fn choose(&mut self, rng: &mut Option<u64>) -> u32;
+    fn len(&self, item: u32) -> u32;
+    /// Covers `frame.item` and prepares to try its options.
+    fn enter(&mut self, frame: &mut Frame);
+    /// Undoes the previous option of the frame, if any, and commits the next
+    /// one, returning its node; `None` (with the item uncovered) when all
+    /// have been tried.
+    fn next_option(&mut self, frame: &mut Frame) -> Option<u32>;
+    fn option_of(&self, node: u32) -> OptionId;
+    fn item_id(&self, item: u32) -> ItemId;
+    fn debug_check(&self) -> Result<(), String>;
+}
+
+/// One step of xorshift64*.
+#[inline(always)]
+pub(crate) fn next_random(state: &mut u64) -> u64 {
+    *state ^= *state >> 12;
+    *state ^= *state << 25;
+    *state ^= *state >> 27;
+    state.wrapping_mul(0x2545_F491_4F6C_DD1D)
+}
+
+#[derive(Clone, Debug)]
+enum Backend {
+    Cells(Cells),
+    Links(Links),
+    /// Only while a search runs.
+    Empty,
+}
+
+impl Backend {
+    fn new<L>(problem: &Problem<L>, engine: Engine) -> Backend {
+        match engine.resolve(problem) {
+            Engine::Cells => Backend::Cells(Cells::new(problem)),
+            _ => Backend::Links(Links::new(problem)),
+        }
+    }
+}
+
+/// Budgets for a search. The default has none.
+///
+/// ```
+/// use std::time::Duration;
+/// let limits = exactly::Limits::default()
+///     .max_nodes(1_000_000)
+///     .max_time(Duration::from_secs(5));
+/// assert_eq!(limits.nodes, Some(1_000_000));
+/// ```
+#[derive(Clone, Debug, Default)]
+#[non_exhaustive]
+pub struct Limits {
+    /// Stop once this many search nodes have been entered.
+    pub nodes: Option<u64>,
+    /// Stop once this much time has passed since the search began.
+    pub time: Option<Duration>,
+    /// Stop once this many solutions have been found.
+    pub solutions: Option<u128>,
+    /// Stop as soon as this flag becomes true (set it from any thread).
+    pub cancel: Option<Arc<AtomicBool>>,
+}
+
+impl Limits {
+    /// Sets the node budget.
+    pub fn max_nodes(mut self, nodes: u64) -> Self {
+        self.nodes = Some(nodes);
+        self
+    }
+
+    /// Sets the time budget.
+    pub fn max_time(mut self, time: Duration) -> Self {
+        self.time = Some(time);
+        self
+    }
+
+    /// Stops after this many solutions.
+    pub fn max_solutions(mut self, solutions: u128) -> Self {
+        self.solutions = Some(solutions);
+        self
+    }
+
+    /// Stops when `flag` becomes true.
+    pub fn cancel_flag(mut self, flag: Arc<AtomicBool>) -> Self {
+        self.cancel = Some(flag);
+        self
+    }
+}
+
+/// Why a search ended before exploring the whole tree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum StopReason {
+    /// The node budget ran out.
+    NodeLimit,
+    /// The time budget ran out.
+    TimeLimit,
+    /// The requested number of solutions was reached.
+    SolutionLimit,
+    /// The cancel flag was set.
+    Cancelled,
+    /// The caller's callback asked to stop.
+    Caller,
+}
+
+impl std::fmt::Display for StopReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            StopReason::NodeLimit => "node limit reached",
+            StopReason::TimeLimit => "time limit reached",
+            StopReason::SolutionLimit => "solution limit reached",
+            StopReason::Cancelled => "cancelled",
+            StopReason::Caller => "stopped by the caller",
+        })
+    }
+}
+
+/// How a search ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// The whole tree was explored: the solutions seen are all there are.
+    Complete,
+    /// The search stopped early; more solutions may exist.
+    Stopped(StopReason),
+}
+
+impl Outcome {
+    /// True when the whole search tree was explored.
+    pub fn is_complete(self) -> bool {
+        self == Outcome::Complete
+    }
+}
+
+/// The result of [`Solver::count`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Count {
+    /// Solutions found (all of them when `outcome` is complete).
+    pub solutions: u128,
+    /// Whether the count is exact or a lower bound.
+    pub outcome: Outcome,
+}
+
+/// Work done by a search, in Knuth's units.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Search-tree nodes, counting each solution as a node (as DLX1 does).
+    pub nodes: u64,
+    /// Link removals (each undone once more on backtracking).
+    pub updates: u64,
+    /// Solutions found.
+    pub solutions: u128,
+    /// The deepest level reached (number of options chosen).
+    pub max_depth: u32,
+    /// Time spent searching.
+    pub elapsed: Duration,
+}
+
+/// A progress report, delivered to [`Solver::on_progress`] callbacks.
+#[derive(Clone, Copy, Debug)]
+pub struct Progress {
+    /// Nodes so far.
+    pub nodes: u64,
+    /// Solutions so far.
+    pub solutions: u128,
+    /// Knuth's estimate of the fraction of the tree explored, in `[0, 1]`,
+    /// from the position (k of d) of the current choice at each level.
+    pub fraction: f64,
+    /// Current depth.
+    pub depth: u32,
+    /// Time since the search began.
+    pub elapsed: Duration,
+}
+
+/// One step of the search, for teaching traces ([`Solver::on_trace`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum TraceEvent {
+    /// At `level`, the search branches on `item`, which has `options` options left.
+    Choose {
+        /// Depth (0 at the root).
+        level: u32,
+        /// The item with the fewest options.
+        item: ItemId,
+        /// How many options can still cover it.
+        options: u32,
+    },
+    /// At `level`, option `option` is tried: the `k`-th of `d`.
+    Try {
+        /// Depth.
+        level: u32,
+        /// The option tried; its items are covered.
+        option: OptionId,
+        /// 1-based position among the item's options.
+        k: u32,
+        /// How many options the item had.
+        d: u32,
+    },
+    /// A solution was reached at `level`.
+    Solution {
+        /// Depth (the number of options in the solution).
+        level: u32,
+    },
+    /// All options of the item chosen at `level` are exhausted: back up.
+    Backtrack {
+        /// Depth.
+        level: u32,
+    },
+}
+
+/// A solution: the chosen options, in the order the search chose them.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Solution {
+    options: Vec<OptionId>,
+}
+
+impl Solution {
+    /// A solution made of the given options.
+    pub fn new(options: Vec<OptionId>) -> Solution {
+        Solution { options }
+    }
+
+    /// The chosen options, in search order.
+    pub fn options(&self) -> &[OptionId] {
+        &self.options
+    }
+
+    /// The chosen options, sorted by id (a canonical form for comparing).
+    pub fn sorted(&self) -> Vec<OptionId> {
+        let mut v = self.options.clone();
+        v.sort_unstable();
+        v
+    }
+
+    /// The labels of the chosen options.
+    pub fn labels<'p, L>(&self, problem: &'p Problem<L>) -> Vec<&'p L> {
+        self.options.iter().map(|&o| problem.label(o)).collect()
+    }
+}
+
+/// Where a stopped search picks up again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Resume {
+    /// Enter the current level (C2).
+    Enter,
+    /// Back up from the current level (C8).
+    Backup,
+    /// The tree is exhausted.
+    Done,
+}
+
+/// How a search visits solutions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    /// Only the number matters: the last level is counted, not walked.
+    Count,
+    /// Every solution is handed to the visitor.
+    Visit,
+}
+
+type ProgressFn<'p> = Box<dyn FnMut(&Progress) + Send + 'p>;
+type TraceFn<'p> = Box<dyn FnMut(&TraceEvent) + Send + 'p>;
+
+/// Searches one problem. Create it, optionally set limits, a seed, progress or
+/// trace callbacks, then call [`count`](Solver::count),
+/// [`first`](Solver::first), [`for_each`](Solver::for_each) or
+/// [`solutions`](Solver::solutions).
+///
+/// ```
+/// let p = exactly::Problem::from_names(
+///     &["a", "b", "c"],
+///     &[],
+///     [("ab", vec!["a", "b"]), ("c", vec!["c"]), ("a", vec!["a"]), ("bc", vec!["b", "c"])],
+/// )?;
+/// assert_eq!(exactly::Solver::new(&p).count().solutions, 2);
+/// let first = exactly::Solver::new(&p).first().unwrap().unwrap();
+/// assert_eq!(first.labels(&p), [&"ab", &"c"]);
+/// # Ok::<(), exactly::BuildError>(())
+/// ```
+pub struct Solver<'p, L = String> {
+    problem: &'p Problem<L>,
+    backend: Backend,
+    limits: Limits,
+    rng: Option<u64>,
+    /// `frames[l]`: the item branched on at level `l` and the option tried.
+    frames: Vec<Frame>,
+    /// `choice[l]`: the node of the option tried at level `l`.
+    choice: Vec<u32>,
+    level: usize,
+    resume: Resume,
+    stats: Stats,
+    started: Option<Instant>,
+    progress: Option<(Duration, ProgressFn<'p>)>,
+    last_progress: Duration,
+    trace: Option<TraceFn<'p>>,
+    outcome: Option<Outcome>,
+}
+
+/// How often (in nodes) the clock, the cancel flag and progress are checked.
+const CHECK_MASK: u64 = (1 << 12) - 1;
+
+impl<'p, L> Solver<'p, L> {
+    /// A solver for `problem`, positioned at the root of the search tree.
+    pub fn new(problem: &'p Problem<L>) -> Solver<'p, L> {
+        Solver {
+            problem,
+            backend: Backend::new(problem, Engine::Auto),
+            limits: Limits::default(),
+            rng: None,
+            frames: Vec::new(),
+            choice: Vec::new(),
+            level: 0,
+            resume: Resume::Enter,
+            stats: Stats::default(),
+            started: None,
+            progress: None,
+            last_progress: Duration::ZERO,
+            trace: None,
+            outcome: None,
+        }
+    }
+
+    /// Selects the representation (before the search starts; later calls
+    /// restart the search from the root).
+    pub fn engine(mut self, engine: Engine) -> Self {
+        self.backend = Backend::new(self.problem, engine);
+        self.level = 0;
+        self.resume = Resume::Enter;
+        self.stats = Stats::default();
+        self.outcome = None;
+        self
+    }
+
+    /// Sets the budgets.
+    pub fn limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// Breaks ties between equally constrained items at random (seeded,
+    /// so runs repeat); without a seed the leftmost item wins, as in DLX1.
+    pub fn seed(mut self, seed: u64) -> Self {
+        // splitmix64 so that small seeds give well-mixed states; never zero.
+        let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        self.rng = Some((z ^ (z >> 31)) | 1);
+        self
+    }
+
+    /// Calls `f` with a [`Progress`] report about every `interval` while searching.
+    pub fn on_progress(mut self, interval: Duration, f: impl FnMut(&Progress) + Send + 'p) -> Self {
+        self.progress = Some((interval, Box::new(f)));
+        self
+    }
+
+    /// Calls `f` at every step of the search (choose, try, solution, backtrack).
+    pub fn on_trace(mut self, f: impl FnMut(&TraceEvent) + Send + 'p) -> Self {
+        self.trace = Some(Box::new(f));
+        self
+    }
+
+    /// The representation in use.
+    pub fn engine_in_use(&self) -> Engine {
+        match self.backend {
+            Backend::Cells(_) => Engine::Cells,
+            _ => Engine::Links,
+        }
+    }
+
+    /// The problem being solved.
+    pub fn problem(&self) -> &'p Problem<L> {
+        self.problem
+    }
+
+    /// Work done so far.
+    pub fn stats(&self) -> &Stats {
+        &self.stats
+    }
+
+    /// How the last search call ended, if one has run.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    /// Knuth's estimate of the fraction of the tree explored so far.
+    pub fn fraction_done(&self) -> f64 {
+        if self.resume == Resume::Done {
+            return 1.0;
+        }
+        let mut f = 0.0;
+        let mut scale = 1.0;
+        for frame in &self.frames[..self.level] {
+            scale /= frame.d.max(1) as f64;
+            f += (frame.k.saturating_sub(1)) as f64 * scale;
+        }
+        (f + 0.5 * scale).clamp(0.0, 1.0)
+    }
+
+    /// Counts the solutions, without storing them. The last level of the
+    /// search tree is counted rather than walked.
+    pub fn count(&mut self) -> Count {
+        let before = self.stats.solutions;
+        let outcome = self.run(Mode::Count, |_: &[OptionId]| ControlFlow::Continue(()));
+        Count {
+            solutions: self.stats.solutions - before,
+            outcome,
+        }
+    }
+
+    /// The first solution: `Ok(None)` when there is none, `Err` when a budget
+    /// ran out before one was found.
+    pub fn first(&mut self) -> Result<Option<Solution>, StopReason> {
+        let mut found = None;
+        let outcome = self.for_each(|s| {
+            found = Some(s.clone());
+            ControlFlow::Break(())
+        });
+        match (found, outcome) {
+            (Some(s), _) => Ok(Some(s)),
+            (None, Outcome::Complete) => Ok(None),
+            (None, Outcome::Stopped(reason)) => Err(reason),
+        }
+    }
+
+    /// Hands each solution to `visit` until it returns `Break`, a budget runs
+    /// out, or the tree is exhausted. A later call resumes after the last
+    /// solution visited.
+    pub fn for_each(&mut self, mut visit: impl FnMut(&Solution) -> ControlFlow<()>) -> Outcome {
+        let mut buf = Solution {
+            options: Vec::new(),
+        };
+        self.run(Mode::Visit, |options| {
+            buf.options.clear();
+            buf.options.extend_from_slice(options);
+            visit(&buf)
+        })
+    }
+
+    /// All solutions, lazily: each `next()` resumes the search. After the
+    /// iterator ends, [`Solver::outcome`] tells whether it was exhaustive.
+    pub fn solutions(&mut self) -> Solutions<'_, 'p, L> {
+        Solutions { solver: self }
+    }
+
+    /// Returns the elapsed time and stops with `reason`.
+    fn stop(&mut self, reason: StopReason) -> Outcome {
+        let outcome = Outcome::Stopped(reason);
+        self.outcome = Some(outcome);
+        outcome
+    }
+
+    fn check_budgets(&mut self) -> Option<StopReason> {
+        if let Some(flag) = &self.limits.cancel {
+            if flag.load(Ordering::Relaxed) {
+                return Some(StopReason::Cancelled);
+            }
+        }
+        let elapsed = self.started.map_or(Duration::ZERO, |t| t.elapsed());
+        if self.limits.time.is_some_and(|t| elapsed >= t) {
+            return Some(StopReason::TimeLimit);
+        }
+        if let Some((interval, _)) = &self.progress {
+            if elapsed >= self.last_progress + *interval {
+                self.last_progress = elapsed;
+                let report = Progress {
+                    nodes: self.stats.nodes,
+                    solutions: self.stats.solutions,
+                    fraction: self.fraction_done(),
+                    depth: self.level as u32,
+                    elapsed,
+                };
+                if let Some((_, f)) = &mut self.progress {
+                    f(&report);
+                }
+            }
+        }
+        None
+    }
+
+    fn emit(&mut self, event: TraceEvent) {
+        if let Some(f) = &mut self.trace {
+            f(&event);
+        }
+    }
+
+    fn run(&mut self, mode: Mode, visit: impl FnMut(&[OptionId]) -> ControlFlow<()>) -> Outcome {
+        if self.resume == Resume::Done {
+            return self.outcome.unwrap_or(Outcome::Complete);
+        }
+        let start = Instant::now();
+        let base = self.started.map_or(Duration::ZERO, |t| t.elapsed());
+        self.started = Some(start - base);
+        // The structure is moved out while the loop runs so that the loop can
+        // borrow the rest of the solver freely.
+        let mut backend = std::mem::replace(&mut self.backend, Backend::Empty);
+        let outcome = match &mut backend {
+            Backend::Cells(c) => self.search(c, mode, visit),
+            Backend::Links(l) if l.colors => {
+                self.search(&mut crate::links::Dlx::<true>(l), mode, visit)
+            }
+            Backend::Links(l) => self.search(&mut crate::links::Dlx::<false>(l), mode, visit),
+            Backend::Empty => Outcome::Complete,
+        };
+        self.backend = backend;
+        self.stats.elapsed = self.started.map_or(Duration::ZERO, |t| t.elapsed());
+        self.outcome = Some(outcome);
+        outcome
+    }
+
+    /// The search loop (Algorithm X/C, steps C2–C8, with an explicit stack).
+    fn search<S: Structure>(
+        &mut self,
+        st: &mut S,
+        mode: Mode,
+        mut visit: impl FnMut(&[OptionId]) -> ControlFlow<()>,
+    ) -> Outcome {
+        #[derive(Clone, Copy)]
+        enum Step {
+            Enter,
+            Try,
+            Backup,
+        }
+        let tracing = self.trace.is_some();
+        let node_limit = self.limits.nodes.unwrap_or(u64::MAX);
+        let solution_limit = self.limits.solutions.unwrap_or(u128::MAX);
+        if self.stats.solutions >= solution_limit {
+            return self.stop(StopReason::SolutionLimit);
+        }
+        let mut step = match self.resume {
+            Resume::Enter => Step::Enter,
+            Resume::Backup => Step::Backup,
+            Resume::Done => return Outcome::Complete,
+        };
+        st.set_updates(self.stats.updates);
+        let mut buf = Vec::new();
+        let outcome = loop {
+            match step {
+                // C2: enter a level.
+                Step::Enter => {
+                    if self.stats.nodes >= node_limit {
+                        self.resume = Resume::Enter;
+                        break self.stop(StopReason::NodeLimit);
+                    }
+                    self.stats.nodes += 1;
+                    if self.stats.nodes & CHECK_MASK == 0 {
+                        if let Some(reason) = self.check_budgets() {
+                            self.stats.nodes -= 1;
+                            self.resume = Resume::Enter;
+                            break self.stop(reason);
+                        }
+                    }
+                    let l = self.level;
+                    if l as u32 > self.stats.max_depth {
+                        self.stats.max_depth = l as u32;
+                    }
+                    let left = st.primaries_left();
+                    if left == 0 {
+                        self.stats.solutions += 1;
+                        if tracing {
+                            self.emit(TraceEvent::Solution { level: l as u32 });
+                        }
+                        if mode == Mode::Visit {
+                            buf.clear();
+                            buf.extend(self.choice[..l].iter().map(|&x| st.option_of(x)));
+                            if visit(&buf).is_break() {
+                                self.resume = Resume::Backup;
+                                break self.stop(StopReason::Caller);
+                            }
+                        }
+                        if self.stats.solutions >= solution_limit {
+                            self.resume = Resume::Backup;
+                            break self.stop(StopReason::SolutionLimit);
+                        }
+                        step = Step::Backup;
+                        continue;
+                    }
+                    // C3: choose the item with the fewest options.
+                    let i = st.choose(&mut self.rng);
+                    let d = st.len(i);
+                    if tracing {
+                        let item = st.item_id(i);
+                        self.emit(TraceEvent::Choose {
+                            level: l as u32,
+                            item,
+                            options: d,
+                        });
+                    }
+                    if mode == Mode::Count
+                        && !tracing
+                        && left == 1
+                        && self.stats.solutions.saturating_add(d as u128) < solution_limit
+                    {
+                        // Only one primary item is left: each of its remaining
+                        // options completes a solution, which DLX1 would count
+                        // as a node of its own.
+                        self.stats.solutions += d as u128;
+                        self.stats.nodes += d as u64;
+                        if d > 0 && l as u32 + 1 > self.stats.max_depth {
+                            self.stats.max_depth = l as u32 + 1;
+                        }
+                        step = Step::Backup;
+                        continue;
+                    }
+                    // C4: cover it.
+                    if self.frames.len() == l {
+                        self.frames.push(Frame::default());
+                        self.choice.push(0);
+                    }
+                    let frame = &mut self.frames[l];
+                    *frame = Frame {
+                        item: i,
+                        d,
+                        ..Frame::default()
+                    };
+                    st.enter(frame);
+                    step = Step::Try;
+                }
+                // C5 (with C6 for the option before): try the next option.
+                Step::Try => {
+                    let l = self.level;
+                    match st.next_option(&mut self.frames[l]) {
+                        None => {
+                            // C7: all options tried; the item is uncovered.
+                            if tracing {
+                                self.emit(TraceEvent::Backtrack { level: l as u32 });
+                            }
+                            step = Step::Backup;
+                        }
+                        Some(x) => {
+                            self.choice[l] = x;
+                            if tracing {
+                                let Frame { k, d, .. } = self.frames[l];
+                                let option = st.option_of(x);
+                                self.emit(TraceEvent::Try {
+                                    level: l as u32,
+                                    option,
+                                    k,
+                                    d,
+                                });
+                            }
+                            self.level += 1;
+                            step = Step::Enter;
+                        }
+                    }
+                }
+                // C8: leave this level; the level above tries its next option.
+                Step::Backup => {
+                    if cfg!(feature = "debug-checks") {
+                        if let Err(e) = st.debug_check() {
+                            panic!("search structure broken at level {}: {e}", self.level);
+                        }
+                    }
+                    if self.level == 0 {
+                        self.resume = Resume::Done;
+                        break Outcome::Complete;
+                    }
+                    self.level -= 1;
+                    step = Step::Try;
+                }
+            }
+        };
+        self.stats.updates = st.updates();
+        outcome
+    }
+}
+
+/// Iterator over solutions; see [`Solver::solutions`].
+pub struct Solutions<'s, 'p, L> {
+    solver: &'s mut Solver<'p, L>,
+}
+
+impl<L> Iterator for Solutions<'_, '_, L> {
+    type Item = Solution;
+
+    fn next(&mut self) -> Option<Solution> {
+        let mut found = None;
+        let outcome = self.solver.for_each(|s| {
+            found = Some(s.clone());
+            ControlFlow::Break(())
+        });
+        if found.is_some() {
+            // Stopping to hand over a solution is not an early stop.
+            self.solver.outcome = None;
+        } else {
+            self.solver.outcome = Some(outcome);
+        }
+        found
+    }
+}

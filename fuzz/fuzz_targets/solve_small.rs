@@ -1,0 +1,31 @@
+//! Every solution the engine reports for a parsed problem verifies, both
+//! engines count the same, within a node budget.
+#![no_main]
+
+use exactly::{Engine, Limits, Solver};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let Ok(problem) = exactly::format::parse_dlx(text) else {
+        return;
+    };
+    let limits = Limits::default().max_nodes(10_000);
+    let mut counts = Vec::new();
+    for engine in [Engine::Cells, Engine::Links] {
+        let mut solver = Solver::new(&problem).engine(engine).limits(limits.clone());
+        let mut n = 0u128;
+        for s in solver.solutions() {
+            exactly::verify(&problem, s.options()).expect("solutions verify");
+            n += 1;
+        }
+        if solver.outcome() == Some(exactly::Outcome::Complete) {
+            counts.push(n);
+        }
+    }
+    if counts.len() == 2 {
+        assert_eq!(counts[0], counts[1]);
+    }
+});
