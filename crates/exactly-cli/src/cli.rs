@@ -8,7 +8,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::input::InputFormat;
 use crate::output::OutputFormat;
@@ -42,6 +42,90 @@ pub enum Command {
     /// Check solutions (as printed by `solve`) against a problem.
     #[command(after_help = EXIT_CODES)]
     Verify(VerifyArgs),
+    /// Write a puzzle as a Knuth-format exact-cover file on stdout.
+    Gen(GenArgs),
+    /// Solve or count n-queens.
+    #[command(after_help = EXIT_CODES)]
+    Queens(QueensArgs),
+    /// Solve or count Langford pairs.
+    #[command(after_help = EXIT_CODES)]
+    Langford(LangfordArgs),
+}
+
+/// Item order for n-queens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum QueensOrder {
+    /// Middle rows and columns first (what makes the branching rule fast).
+    Organ,
+    /// Rows 0..n-1, then columns 0..n-1.
+    Plain,
+}
+
+/// Arguments of `exactly gen`.
+#[derive(Debug, Args)]
+pub struct GenArgs {
+    /// The puzzle to emit.
+    #[command(subcommand)]
+    pub kind: GenKind,
+}
+
+/// The puzzles `exactly gen` knows.
+#[derive(Debug, Subcommand)]
+pub enum GenKind {
+    /// N queens on an N×N board: rows and columns primary, diagonals secondary.
+    Queens {
+        /// Board size.
+        n: usize,
+        /// Item order.
+        #[arg(long, value_enum, default_value_t = QueensOrder::Organ)]
+        order: QueensOrder,
+    },
+    /// Langford pairs 1..N: items d1..dN p1..p2N.
+    Langford {
+        /// The largest number.
+        n: usize,
+        /// Count each pairing and its reversal once.
+        #[arg(long)]
+        symbreak: bool,
+    },
+    /// The twelve pentominoes in an R×C rectangle.
+    Pentomino {
+        /// Rectangle size, e.g. 6x10.
+        size: String,
+        /// Count each tiling once up to the rectangle's symmetries.
+        #[arg(long)]
+        symbreak: bool,
+    },
+}
+
+/// Arguments of `exactly queens`.
+#[derive(Debug, Args)]
+pub struct QueensArgs {
+    /// Board size.
+    pub n: usize,
+    /// Item order.
+    #[arg(long, value_enum, default_value_t = QueensOrder::Organ)]
+    pub order: QueensOrder,
+    /// Print only the number of solutions.
+    #[arg(long)]
+    pub count: bool,
+    #[command(flatten)]
+    pub search: SearchArgs,
+}
+
+/// Arguments of `exactly langford`.
+#[derive(Debug, Args)]
+pub struct LangfordArgs {
+    /// The largest number.
+    pub n: usize,
+    /// Count each pairing and its reversal once.
+    #[arg(long)]
+    pub symbreak: bool,
+    /// Print only the number of solutions.
+    #[arg(long)]
+    pub count: bool,
+    #[command(flatten)]
+    pub search: SearchArgs,
 }
 
 /// Where a problem comes from and how to read it.
@@ -84,6 +168,32 @@ pub struct SearchArgs {
     /// Print every step of the search on stderr, indented by level.
     #[arg(long)]
     pub trace: bool,
+
+    /// Search representation: dancing links, dancing cells, or chosen by
+    /// the problem's shape. All explore the same tree.
+    #[arg(long, value_enum, value_name = "ENGINE", default_value_t = EngineArg::Auto)]
+    pub engine: EngineArg,
+}
+
+/// The `--engine` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum EngineArg {
+    /// Cells for long options (5+ items on average), links otherwise.
+    Auto,
+    /// Dancing links.
+    Links,
+    /// Dancing cells.
+    Cells,
+}
+
+impl From<EngineArg> for exactly::Engine {
+    fn from(e: EngineArg) -> Self {
+        match e {
+            EngineArg::Auto => exactly::Engine::Auto,
+            EngineArg::Links => exactly::Engine::Links,
+            EngineArg::Cells => exactly::Engine::Cells,
+        }
+    }
 }
 
 /// Arguments of `exactly solve`.

@@ -38,7 +38,9 @@ pub fn solver<'p>(
     if let Some(n) = args.max_nodes {
         limits = limits.max_nodes(n);
     }
-    let mut solver = Solver::new(problem).limits(limits);
+    let mut solver = Solver::new(problem)
+        .engine(args.engine.into())
+        .limits(limits);
     if let Some(seed) = args.seed {
         solver = solver.seed(seed);
     }

@@ -101,6 +101,11 @@ pub enum Error {
     /// Two pieces with the same name.
     #[error("two pieces are named '{0}'")]
     DuplicatePiece(String),
+    /// Symmetry breaking was asked for, but the pieces used exactly once
+    /// cannot break every symmetry of the board and pieces with several
+    /// copies are left (see [`polyomino`]'s "Symmetry breaking").
+    #[error("cannot break the board's symmetry: the pieces used exactly once do not suffice while pieces with several copies are left")]
+    SymmetryUnbroken,
     /// The problem model rejected the encoding.
     #[error(transparent)]
     Build(#[from] exactly::BuildError),

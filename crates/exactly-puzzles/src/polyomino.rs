@@ -82,10 +82,12 @@
 //! X for pentominoes); each later one is the one that leaves the fewest
 //! placements fixed, so the chain is usually one or two pieces long.
 //!
-//! Limit: only pieces used exactly once can serve in the chain. If they run
-//! out while some placement is still fixed by a symmetry (a board and a set
-//! in which every such piece is symmetric), the count may still include a
-//! few tilings together with their mirror images.
+//! Only pieces used exactly once can serve in the chain. If they all serve
+//! and some symmetry is still unbroken, the tilings left are fixed by it
+//! (every piece is), so each is still counted once. But if pieces with
+//! several copies are left over too (say, four L-tetrominoes on a 4×4
+//! square), the method cannot tell symmetric images apart, and [`encode`]
+//! fails with [`Error::SymmetryUnbroken`] rather than give a wrong count.
 //!
 //! # Example
 //!
@@ -616,7 +618,7 @@ struct Segments {
 }
 
 impl Segments {
-    /// All node numbers.
+    /// All node numbers, in increasing order.
     fn nodes(&self) -> Vec<usize> {
         let mut out = Vec::new();
         if self.len > 0 {
@@ -625,6 +627,7 @@ impl Segments {
                 true
             });
         }
+        out.sort_unstable();
         out
     }
 
@@ -721,8 +724,10 @@ fn validate(puzzle: &Puzzle) -> Result<(), Error> {
 /// Encodes the puzzle as an exact-cover problem (see the
 /// [module docs](self) for the items and options).
 ///
-/// Fails on an empty board, a board wider or taller than [`MAX_SIDE`], or two
-/// pieces with the same name.
+/// Fails on an empty board, a board wider or taller than [`MAX_SIDE`], two
+/// pieces with the same name, or (with [`Puzzle::symbreak`]) when the pieces
+/// used exactly once cannot break the board's symmetry while pieces with
+/// several copies are left ([`Error::SymmetryUnbroken`]).
 ///
 /// ```
 /// use exactly_puzzles::polyomino::{encode, pentominoes, Board, Puzzle};
@@ -771,7 +776,15 @@ pub fn encode(puzzle: &Puzzle) -> Result<Problem<Placement>, Error> {
             .filter(|&k| puzzle.pieces[k].count == 1)
             .collect();
         let group = board.group(puzzle.one_sided);
-        symmetry::plan(group, board.rows, board.cols, &places, &candidates)
+        let plan = symmetry::plan(group, board.rows, board.cols, &places, &candidates);
+        // When the chain used up every piece while a symmetry is still
+        // unbroken, the tilings it leaves are fixed by that symmetry (each
+        // piece is), so each is still counted once, unless pieces with
+        // several copies are left over.
+        if !plan.complete && puzzle.pieces.iter().any(|p| p.count > 1) {
+            return Err(Error::SymmetryUnbroken);
+        }
+        plan
     } else {
         symmetry::Plan::default()
     };

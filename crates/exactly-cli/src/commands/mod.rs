@@ -1,6 +1,7 @@
 //! One module per subcommand, each with a `run` that returns how it ended.
 
 mod count;
+mod puzzles;
 mod solve;
 mod verify;
 
@@ -14,6 +15,9 @@ pub fn run(command: &Command) -> anyhow::Result<Status> {
         Command::Solve(args) => solve::run(args),
         Command::Count(args) => count::run(args),
         Command::Verify(args) => verify::run(args),
+        Command::Gen(args) => puzzles::gen(args),
+        Command::Queens(args) => puzzles::queens(args),
+        Command::Langford(args) => puzzles::langford(args),
     }
 }
 

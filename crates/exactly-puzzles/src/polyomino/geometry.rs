@@ -14,9 +14,6 @@ const FLIP_ROWS: u8 = 2;
 const FLIP_COLS: u8 = 1;
 
 impl Transform {
-    /// The identity.
-    pub(crate) const IDENTITY: Transform = Transform(0);
-
     /// All eight, identity first.
     pub(crate) fn all() -> impl Iterator<Item = Transform> {
         (0..8).map(Transform)
@@ -124,7 +121,7 @@ mod tests {
         // and exactly four are rotations.
         for t in Transform::all() {
             let (rows, cols) = if t.transposes() { (5, 3) } else { (3, 5) };
-            let mut seen = vec![false; 15];
+            let mut seen = [false; 15];
             for r in 0..3 {
                 for c in 0..5 {
                     let (r2, c2) = t.apply((r, c), 3, 5);

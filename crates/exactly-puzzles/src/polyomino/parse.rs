@@ -177,15 +177,8 @@ fn parse_header(line: &str, number: usize) -> Result<Header, ParseError> {
 ///
 /// ```
 /// use exactly_puzzles::polyomino::parse;
-/// let text = "\
-/// | two trominoes
-/// L
-/// #.
-/// ##
-///
-/// I
-/// ###
-/// ";
+/// // (A doctest line may not start with "##", so the text uses escapes.)
+/// let text = "| two trominoes\nL\n#.\n##\n\nI\n###\n";
 /// let spec = parse(text)?;
 /// assert_eq!(spec.pieces.len(), 2);
 /// assert_eq!(spec.pieces[0].cells(), [(0, 0), (1, 0), (1, 1)]);
