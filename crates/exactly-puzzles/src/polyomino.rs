@@ -930,6 +930,22 @@ mod tests {
     }
 
     #[test]
+    fn long_names_are_padded() {
+        let place = |piece, name: &str, cells: Vec<Cell>| Placement {
+            piece,
+            name: name.into(),
+            cells,
+        };
+        let tiling = Tiling::new(vec![
+            place(1, "B", vec![(1, 0), (1, 1)]),
+            place(0, "Aa", vec![(0, 0), (0, 2)]),
+        ]);
+        assert_eq!(tiling.to_string(), "Aa .  Aa\nB  B  .\n");
+        assert_eq!(tiling.placements()[0].name, "Aa");
+        assert_eq!(tiling.name_at((0, 1)), None);
+    }
+
+    #[test]
     fn segment_tree_orders_pairs() {
         for len in 1..=17 {
             let s = Segments { len };

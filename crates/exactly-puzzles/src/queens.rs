@@ -12,8 +12,9 @@
 //! (without the left-out diagonals), and the options are listed row by row.
 //!
 //! The order of the primary items steers a solver that breaks ties by item
-//! order: [`Order::Organ`] declares the middle rows and columns first, which
-//! Knuth found to make the search tree much smaller than [`Order::Plain`].
+//! order: [`Order::Organ`] declares the middle rows and columns first, where
+//! a queen attacks the most squares, which usually gives a smaller search
+//! tree than [`Order::Plain`].
 //!
 //! # Example
 //!
