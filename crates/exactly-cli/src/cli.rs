@@ -61,6 +61,15 @@ pub enum QueensOrder {
     Plain,
 }
 
+impl From<QueensOrder> for exactly_puzzles::queens::Order {
+    fn from(order: QueensOrder) -> Self {
+        match order {
+            QueensOrder::Organ => exactly_puzzles::queens::Order::Organ,
+            QueensOrder::Plain => exactly_puzzles::queens::Order::Plain,
+        }
+    }
+}
+
 /// Arguments of `exactly gen`.
 #[derive(Debug, Args)]
 pub struct GenArgs {

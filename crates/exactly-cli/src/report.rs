@@ -17,6 +17,20 @@ pub enum Status {
     Stopped,
 }
 
+impl Status {
+    /// How a search ended: stopped early by a budget, else by whether it
+    /// found any solution.
+    pub fn of_search(stopped: bool, solutions: u128) -> Status {
+        if stopped {
+            Status::Stopped
+        } else if solutions > 0 {
+            Status::Success
+        } else {
+            Status::NoSolution
+        }
+    }
+}
+
 /// Exit status for bad input, usage errors and I/O errors.
 pub const EXIT_ERROR: u8 = 2;
 

@@ -1,27 +1,14 @@
 //! The puzzle commands count what the literature says, and each `gen` file
 //! counts the same through `exactly count` as its direct twin.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
+use common::run;
+
+/// Runs `exactly`; returns the exit status and stdout.
 fn exactly(args: &[&str], stdin: Option<&[u8]>) -> (i32, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_exactly"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn exactly");
-    let mut input = child.stdin.take().unwrap();
-    if let Some(bytes) = stdin {
-        input.write_all(bytes).unwrap();
-    }
-    drop(input);
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-    )
+    let (status, stdout, _) = run(args, stdin.unwrap_or_default());
+    (status.unwrap_or(-1), stdout)
 }
 
 fn first_line(args: &[&str]) -> String {

@@ -23,11 +23,5 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
     writeln!(out, "{}", count.solutions)
         .and_then(|()| out.flush())
         .context("cannot write to standard output")?;
-    Ok(if stopped {
-        Status::Stopped
-    } else if count.solutions > 0 {
-        Status::Success
-    } else {
-        Status::NoSolution
-    })
+    Ok(Status::of_search(stopped, count.solutions))
 }

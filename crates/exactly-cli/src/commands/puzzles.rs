@@ -8,18 +8,15 @@ use anyhow::Context;
 use exactly::{Problem, Solution, StopReason};
 use exactly_puzzles::{langford, polyomino, queens};
 
-use crate::cli::{GenArgs, GenKind, LangfordArgs, QueensArgs, SearchArgs};
+use crate::cli::{GenArgs, GenKind, LangfordArgs, QueensArgs, QueensOrder, SearchArgs};
 use crate::report::Status;
 use crate::search;
 
-fn queens_puzzle(n: usize, order: crate::cli::QueensOrder) -> anyhow::Result<queens::Queens> {
+fn queens_puzzle(n: usize, order: QueensOrder) -> anyhow::Result<queens::Queens> {
     anyhow::ensure!(n >= 1, "the board needs at least one row");
     Ok(queens::Queens {
         n,
-        order: match order {
-            crate::cli::QueensOrder::Organ => queens::Order::Organ,
-            crate::cli::QueensOrder::Plain => queens::Order::Plain,
-        },
+        order: order.into(),
     })
 }
 
@@ -106,13 +103,7 @@ fn solve<L: Clone>(
         writeln!(out, "{found}").context("cannot write to standard output")?;
     }
     out.flush().context("cannot write to standard output")?;
-    Ok(if stopped {
-        Status::Stopped
-    } else if found > 0 {
-        Status::Success
-    } else {
-        Status::NoSolution
-    })
+    Ok(Status::of_search(stopped, found))
 }
 
 /// Runs `exactly queens`.

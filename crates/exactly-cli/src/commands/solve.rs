@@ -41,17 +41,12 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<Status> {
         return Err(e).context("cannot write to standard output");
     }
     let stats = *solver.stats();
-    if search::finish(
+    let stopped = search::finish(
         &bar,
         outcome,
         &stats,
         &args.search,
         &[StopReason::SolutionLimit],
-    ) {
-        Ok(Status::Stopped)
-    } else if stats.solutions > 0 {
-        Ok(Status::Success)
-    } else {
-        Ok(Status::NoSolution)
-    }
+    );
+    Ok(Status::of_search(stopped, stats.solutions))
 }

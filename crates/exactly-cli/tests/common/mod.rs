@@ -1,0 +1,44 @@
+//! Running the real `exactly` binary from integration tests.
+
+#![allow(dead_code)]
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// The workspace root.
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The `exactly` binary, to be run from the workspace root.
+pub fn exactly() -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_exactly"));
+    cmd.current_dir(root());
+    cmd
+}
+
+/// Runs `exactly` with `args` and `stdin`; returns the status code, stdout
+/// and stderr.
+pub fn run(args: &[&str], stdin: &[u8]) -> (Option<i32>, String, String) {
+    let mut child = exactly()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the exactly binary starts");
+    let mut input = child.stdin.take().expect("stdin is piped");
+    let stdin = stdin.to_vec();
+    // Feed stdin from another thread so a full stdout pipe cannot deadlock us.
+    let feeder = std::thread::spawn(move || {
+        let _ = input.write_all(&stdin);
+    });
+    let output = child.wait_with_output().expect("exactly runs");
+    feeder.join().expect("stdin feeder");
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
