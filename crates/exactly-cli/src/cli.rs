@@ -178,8 +178,8 @@ pub struct SearchArgs {
     #[arg(long)]
     pub trace: bool,
 
-    /// Search representation: dancing links, dancing cells, or chosen by
-    /// the problem's shape. All explore the same tree.
+    /// Search representation: dancing links, dancing cells, bitsets, or
+    /// chosen by the problem's shape. All explore the same tree.
     #[arg(long, value_enum, value_name = "ENGINE", default_value_t = EngineArg::Auto)]
     pub engine: EngineArg,
 }
@@ -187,12 +187,15 @@ pub struct SearchArgs {
 /// The `--engine` values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum EngineArg {
-    /// Cells for long options (5+ items on average), links otherwise.
+    /// Bitsets up to 4096 options; beyond, cells for long options (5+ items
+    /// on average), links otherwise.
     Auto,
     /// Dancing links.
     Links,
     /// Dancing cells.
     Cells,
+    /// Bitsets of available options (memory quadratic in the options).
+    Bits,
 }
 
 impl From<EngineArg> for exactly::Engine {
@@ -201,6 +204,7 @@ impl From<EngineArg> for exactly::Engine {
             EngineArg::Auto => exactly::Engine::Auto,
             EngineArg::Links => exactly::Engine::Links,
             EngineArg::Cells => exactly::Engine::Cells,
+            EngineArg::Bits => exactly::Engine::Bits,
         }
     }
 }

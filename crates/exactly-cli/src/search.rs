@@ -4,7 +4,7 @@
 use std::io::IsTerminal;
 use std::time::Duration;
 
-use exactly::{Limits, Outcome, Problem, Progress, Solver, Stats, StopReason};
+use exactly::{Engine, Limits, Outcome, Problem, Progress, Solver, Stats, StopReason};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::cli::SearchArgs;
@@ -110,8 +110,17 @@ pub fn finish(
 }
 
 fn print_stats(stats: &Stats) {
+    let engine = match stats.engine {
+        Engine::Bits => "bits",
+        Engine::Cells => "cells",
+        _ => "links",
+    };
+    report::line(&format!("engine: {engine}"));
     report::line(&format!("nodes: {}", stats.nodes));
-    report::line(&format!("updates: {}", stats.updates));
+    if stats.engine != Engine::Bits {
+        // Bitsets remove options wholesale and count no link updates.
+        report::line(&format!("updates: {}", stats.updates));
+    }
     report::line(&format!("solutions: {}", stats.solutions));
     report::line(&format!("max depth: {}", stats.max_depth));
     report::line(&format!("time: {:.6} s", stats.elapsed.as_secs_f64()));

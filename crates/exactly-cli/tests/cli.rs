@@ -66,6 +66,10 @@ const CASES: &[Case] = &[
     case("count-auto-dlx", &["count", "--input", "auto", KNUTH]),
     case("count-none", &["count", "-"]).with_stdin(b"a b c\na b\nb c\n"),
     case("count-stats", &["count", "--stats", KNUTH]),
+    case(
+        "count-stats-links",
+        &["count", "--stats", "--engine", "links", KNUTH],
+    ),
     // standard input, named or implied
     piped(
         "stdin-dash",

@@ -47,3 +47,28 @@ impl<T: Copy> At<T> for [T] {
         }
     }
 }
+
+/// Runs `f`, compiled with the `popcnt` instruction when the processor has
+/// it (the bitset representation counts bits in its innermost loop; the
+/// baseline x86-64 target lacks the instruction).
+///
+/// PERF: `examples/count` with `bits` on testdata/langford-12.dlx: 0.23 s
+/// with the portable bit count, 0.12 s with `popcnt`; queens-13 0.065 s →
+/// 0.042 s; pentomino 6x10 1.14 s → 0.80 s.
+#[inline(always)]
+pub(crate) fn with_popcnt<R>(f: impl FnOnce() -> R) -> R {
+    #[cfg(target_arch = "x86_64")]
+    {
+        #[target_feature(enable = "popcnt")]
+        fn run<R>(f: impl FnOnce() -> R) -> R {
+            f()
+        }
+        if std::arch::is_x86_feature_detected!("popcnt") {
+            // SAFETY: the processor was just found to support `popcnt`,
+            // the only feature `run` is compiled with.
+            #[allow(unsafe_code)]
+            return unsafe { run(f) };
+        }
+    }
+    f()
+}

@@ -1,0 +1,262 @@
+//! *Bitsets*: a representation for problems with few options.
+//!
+//! The search state at each level is the set of options still available
+//! (one bit per option) and the set of primary items still uncovered. Two
+//! options *conflict* when they share a primary item, or share a secondary
+//! item without both giving it the same color; each option's conflict row
+//! (itself included) is computed once. Choosing an option then removes its
+//! row from the available set — a few machine words — and undoing costs
+//! nothing, since each level keeps its own copy. The branching rule counts,
+//! for each uncovered primary item in declaration order, the available
+//! options that contain it (`popcount` of a word-wise AND), so the search
+//! tree is exactly the one of dancing links and of Knuth's DLX1.
+//!
+//! Memory is quadratic in the number of options, so [`Engine::Auto`] uses
+//! this representation only up to [`MAX_OPTIONS`].
+//!
+//! [`Engine::Auto`]: crate::Engine::Auto
+
+use crate::problem::{ItemId, ItemKind, OptionId, Problem};
+use crate::solver::{Frame, Structure};
+use crate::unchecked::At;
+
+/// The most options for which [`crate::Engine::Auto`] picks bitsets.
+pub(crate) const MAX_OPTIONS: usize = 4096;
+
+#[derive(Clone, Debug)]
+pub(crate) struct Bits {
+    /// Words per option set.
+    w: usize,
+    /// Words per primary-item set.
+    wi: usize,
+    /// Per primary item (in declaration order): its options. (Keeping only
+    /// the nonzero words measured slower on every benchmark instance.)
+    opts: Vec<u64>,
+    /// Per option: the options it conflicts with, itself included.
+    conflict: Vec<u64>,
+    /// Per option: its primary items.
+    covers: Vec<u64>,
+    /// Per level: available options (`w` words each).
+    avail: Vec<u64>,
+    /// Per level: uncovered primary items (`wi` words each).
+    open: Vec<u64>,
+    /// Per level: the options of the item branched on there.
+    cand: Vec<u64>,
+    /// The level whose state the search is at.
+    cur: usize,
+    /// Primary index → item id.
+    item_id: Vec<u32>,
+}
+
+#[inline(always)]
+fn set_bit(words: &mut [u64], i: usize) {
+    words[i / 64] |= 1 << (i % 64);
+}
+
+impl Bits {
+    pub fn new<L>(problem: &Problem<L>) -> Bits {
+        let n_opts = problem.num_options();
+        let w = n_opts.div_ceil(64).max(1);
+        let mut primary_index = vec![u32::MAX; problem.num_items()];
+        let mut item_id = Vec::new();
+        for id in problem.item_ids() {
+            if problem.item_kind(id) == ItemKind::Primary {
+                primary_index[id.index()] = item_id.len() as u32;
+                item_id.push(id.0);
+            }
+        }
+        let n1 = item_id.len();
+        let wi = n1.div_ceil(64).max(1);
+        let mut opts = vec![0u64; n1 * w];
+        let mut covers = vec![0u64; n_opts * wi];
+        // Per item: (option, color) of each option containing it.
+        let mut lists: Vec<Vec<(usize, u32)>> = vec![Vec::new(); problem.num_items()];
+        for o in problem.option_ids() {
+            for e in problem.option(o) {
+                lists[e.item.index()].push((o.index(), e.color.0));
+                let p = primary_index[e.item.index()];
+                if p != u32::MAX {
+                    set_bit(&mut opts[p as usize * w..][..w], o.index());
+                    set_bit(&mut covers[o.index() * wi..][..wi], p as usize);
+                }
+            }
+        }
+        let mut conflict = vec![0u64; n_opts * w];
+        for (item, list) in lists.iter().enumerate() {
+            let primary = primary_index[item] != u32::MAX;
+            for &(a, ca) in list {
+                let row = &mut conflict[a * w..][..w];
+                for &(b, cb) in list {
+                    if primary || ca == 0 || ca != cb || a == b {
+                        set_bit(row, b);
+                    }
+                }
+            }
+        }
+        let mut avail = vec![0u64; w];
+        for o in 0..n_opts {
+            set_bit(&mut avail, o);
+        }
+        let mut open = vec![0u64; wi];
+        for p in 0..n1 {
+            set_bit(&mut open, p);
+        }
+        Bits {
+            w,
+            wi,
+            opts,
+            conflict,
+            covers,
+            avail,
+            open,
+            cand: Vec::new(),
+            cur: 0,
+            item_id,
+        }
+    }
+
+    /// Makes room for the state of level `l`.
+    fn reserve(&mut self, l: usize) {
+        if self.avail.len() < (l + 1) * self.w {
+            self.avail.resize((l + 1) * self.w, 0);
+            self.cand.resize((l + 1) * self.w, 0);
+            self.open.resize((l + 1) * self.wi, 0);
+        }
+    }
+
+    /// Available options of primary item `p` at the current level.
+    #[inline(always)]
+    fn count(&self, p: u32) -> u32 {
+        let w = self.w;
+        let (base, row) = ((self.cur * w) as u32, (p as usize * w) as u32);
+        let mut n = 0;
+        for k in 0..w as u32 {
+            n += (self.avail.at(base + k) & self.opts.at(row + k)).count_ones();
+        }
+        n
+    }
+}
+
+impl Structure for Bits {
+    fn updates(&self) -> u64 {
+        0
+    }
+
+    fn set_updates(&mut self, _updates: u64) {}
+
+    #[inline(always)]
+    fn primaries_left(&self) -> u32 {
+        let base = self.cur * self.wi;
+        let mut n = 0;
+        for k in 0..self.wi {
+            n += self.open.at((base + k) as u32).count_ones();
+            if n >= 2 {
+                return 2;
+            }
+        }
+        n
+    }
+
+    #[inline(always)]
+    fn choose(&mut self, rng: &mut Option<u64>) -> u32 {
+        let mut best = 0;
+        let mut t = u32::MAX;
+        let mut ties = 0u64;
+        let base = self.cur * self.wi;
+        'scan: for k in 0..self.wi {
+            let mut word = self.open.at((base + k) as u32);
+            while word != 0 {
+                let p = (k * 64 + word.trailing_zeros() as usize) as u32;
+                word &= word - 1;
+                let s = self.count(p);
+                match rng {
+                    None => {
+                        if s < t {
+                            best = p;
+                            t = s;
+                            if t == 0 {
+                                break 'scan;
+                            }
+                        }
+                    }
+                    Some(state) => {
+                        if s < t {
+                            best = p;
+                            t = s;
+                            ties = 1;
+                        } else if s == t {
+                            ties += 1;
+                            if crate::solver::next_random(state) % ties == 0 {
+                                best = p;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    #[inline(always)]
+    fn len(&self, item: u32) -> u32 {
+        self.count(item)
+    }
+
+    fn enter(&mut self, frame: &mut Frame) {
+        let l = self.cur;
+        self.reserve(l + 1);
+        let w = self.w;
+        let row = frame.item as usize * w;
+        for k in 0..w {
+            self.cand[l * w + k] = self.avail[l * w + k] & self.opts[row + k];
+        }
+        frame.x = 0;
+        frame.depth = l as u32;
+    }
+
+    #[inline(always)]
+    fn next_option(&mut self, frame: &mut Frame) -> Option<u32> {
+        let l = frame.depth as usize;
+        self.cur = l;
+        if frame.k == frame.d {
+            return None;
+        }
+        let w = self.w;
+        // The next candidate at or after bit `frame.x`.
+        let mut k = frame.x as usize / 64;
+        let mut word = self.cand.at((l * w + k) as u32) & (u64::MAX << (frame.x % 64));
+        while word == 0 {
+            k += 1;
+            word = self.cand.at((l * w + k) as u32);
+        }
+        let o = k * 64 + word.trailing_zeros() as usize;
+        frame.x = o as u32 + 1;
+        frame.k += 1;
+        let (from, to) = (l * w, (l + 1) * w);
+        let row = o * w;
+        for j in 0..w {
+            let v = self.avail.at((from + j) as u32) & !self.conflict.at((row + j) as u32);
+            *self.avail.at_mut((to + j) as u32) = v;
+        }
+        let wi = self.wi;
+        let (from, to, row) = (l * wi, (l + 1) * wi, o * wi);
+        for j in 0..wi {
+            let v = self.open.at((from + j) as u32) & !self.covers.at((row + j) as u32);
+            *self.open.at_mut((to + j) as u32) = v;
+        }
+        self.cur = l + 1;
+        Some(o as u32)
+    }
+
+    fn option_of(&self, node: u32) -> OptionId {
+        OptionId(node)
+    }
+
+    fn item_id(&self, item: u32) -> ItemId {
+        ItemId(self.item_id[item as usize])
+    }
+
+    fn debug_check(&self) -> Result<(), String> {
+        Ok(())
+    }
+}
