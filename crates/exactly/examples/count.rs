@@ -1,6 +1,6 @@
 //! Counts the solutions of a Knuth-format file and prints the statistics.
 //!
-//! `cargo run --release -p exactly --example count -- FILE [cells|links|bits]`
+//! `cargo run --release -p exactly --example count -- FILE [auto|cells|links|bits]`
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let path = std::env::args().nth(1).ok_or("usage: count FILE")?;
@@ -9,7 +9,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let engine = match std::env::args().nth(2).as_deref() {
         Some("links") => exactly::Engine::Links,
         Some("bits") => exactly::Engine::Bits,
-        _ => exactly::Engine::Cells,
+        Some("cells") => exactly::Engine::Cells,
+        _ => exactly::Engine::Auto,
     };
     let mut solver = exactly::Solver::new(&problem).engine(engine);
     let count = solver.count();

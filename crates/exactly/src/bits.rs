@@ -23,6 +23,17 @@ use crate::unchecked::At;
 /// The most options for which [`crate::Engine::Auto`] picks bitsets.
 pub(crate) const MAX_OPTIONS: usize = 4096;
 
+/// The most words (8 bytes each) of option rows — one per primary item and
+/// one per option — for which [`crate::Engine::Auto`] picks bitsets.
+pub(crate) const MAX_ROW_WORDS: usize = 1 << 20;
+
+/// Whether [`crate::Engine::Auto`] should use bitsets for `problem`.
+pub(crate) fn fits<L>(problem: &Problem<L>) -> bool {
+    let n = problem.num_options();
+    let words = n.div_ceil(64).max(1) * (n + problem.num_primary());
+    n <= MAX_OPTIONS && words <= MAX_ROW_WORDS
+}
+
 #[derive(Clone, Debug)]
 pub(crate) struct Bits {
     /// Words per option set.

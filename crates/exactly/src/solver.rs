@@ -18,7 +18,7 @@ use crate::problem::{ItemId, OptionId, Problem};
 #[non_exhaustive]
 pub enum Engine {
     /// Picks by the problem's shape: [`Engine::Bits`] for up to 4096
-    /// options, else [`Engine::Cells`] when options have 5 or more items on
+    /// options (and at most 8 MiB of bitset rows), else [`Engine::Cells`] when options have 5 or more items on
     /// average, else [`Engine::Links`]. Measured with `bench/` (best of 3,
     /// 2-core machine): on queens-13, langford-12 and pentomino 6x10, bits
     /// took 0.043 s, 0.13 s and 0.78 s, links 0.10 s, 0.30 s and 4.05 s,
@@ -46,7 +46,7 @@ impl Engine {
     /// ```
     pub fn resolve<L>(self, problem: &Problem<L>) -> Engine {
         match self {
-            Engine::Auto if problem.num_options() <= crate::bits::MAX_OPTIONS => Engine::Bits,
+            Engine::Auto if crate::bits::fits(problem) => Engine::Bits,
             Engine::Auto if problem.num_entries() >= 5 * problem.num_options() => Engine::Cells,
             Engine::Auto => Engine::Links,
             other => other,
