@@ -259,6 +259,11 @@ impl Structure for Bits {
         Some(o as u32)
     }
 
+    fn leave(&mut self, frame: &mut Frame) {
+        self.cur = frame.depth as usize;
+        frame.k = frame.d;
+    }
+
     fn option_of(&self, node: u32) -> OptionId {
         OptionId(node)
     }

@@ -389,6 +389,11 @@ impl Structure for Cells {
         Some(x)
     }
 
+    fn leave(&mut self, frame: &mut Frame) {
+        self.restore(frame.m1);
+        frame.k = frame.d;
+    }
+
     fn option_of(&self, mut x: u32) -> OptionId {
         while self.nodes.at(x).item < SPACER {
             x += 1;

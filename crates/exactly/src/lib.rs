@@ -46,6 +46,7 @@ mod bits;
 mod cells;
 pub mod format;
 mod links;
+pub mod parallel;
 mod problem;
 mod solver;
 mod unchecked;
@@ -56,8 +57,8 @@ pub use problem::{
     Warning,
 };
 pub use solver::{
-    Count, Engine, Limits, Outcome, Progress, Solution, Solutions, Solver, Stats, StopReason,
-    TraceEvent,
+    Branch, Count, Engine, Limits, Outcome, PrefixError, Progress, Solution, Solutions, Solver,
+    Stats, StopReason, TraceEvent,
 };
 pub use verify::{verify, VerifyError};
 

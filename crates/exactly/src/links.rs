@@ -442,6 +442,14 @@ impl<const C: bool> Structure for Dlx<'_, C> {
         Some(x)
     }
 
+    fn leave(&mut self, frame: &mut Frame) {
+        if frame.k > 0 {
+            self.0.uncommit_others::<C>(frame.x);
+        }
+        self.0.uncover::<C>(frame.item);
+        frame.k = frame.d;
+    }
+
     fn option_of(&self, node: u32) -> OptionId {
         self.0.option_of(node)
     }

@@ -89,6 +89,9 @@ pub(crate) trait Structure {
     /// one, returning its node; `None` (with the item uncovered) when all
     /// have been tried.
     fn next_option(&mut self, frame: &mut Frame) -> Option<u32>;
+    /// Undoes everything `frame` holds (its current option, then the cover
+    /// of its item), as if its options had run out.
+    fn leave(&mut self, frame: &mut Frame);
     fn option_of(&self, node: u32) -> OptionId;
     fn item_id(&self, item: u32) -> ItemId;
     fn debug_check(&self) -> Result<(), String>;
@@ -295,6 +298,39 @@ pub enum TraceEvent {
     },
 }
 
+/// What the search does at a node; see [`Solver::branch`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Branch {
+    /// Every primary item is covered: the node is a solution.
+    Solution,
+    /// The search branches on these options, in the order it tries them
+    /// (empty when the item it picked has none left).
+    Options(Vec<OptionId>),
+}
+
+/// Why [`Solver::restrict`] refused a prefix.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum PrefixError {
+    /// The solver has searched already.
+    #[error("the solver has already searched; restrict a new one")]
+    AlreadySearched,
+    /// The option is not among those of the item branched on at `level`.
+    #[error("option #{} is not a choice at level {level}", option.index())]
+    NotAvailable {
+        /// 0-based level.
+        level: usize,
+        /// The option given.
+        option: OptionId,
+    },
+    /// The prefix continues past a solution.
+    #[error("the prefix goes past a solution at level {level}")]
+    TooLong {
+        /// 0-based level.
+        level: usize,
+    },
+}
+
 /// A solution: the chosen options, in the order the search chose them.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Solution {
@@ -343,6 +379,9 @@ enum Mode {
     Count,
     /// Every solution is handed to the visitor.
     Visit,
+    /// Like `Visit`, and every node at the cutoff depth that is not a
+    /// solution is handed to the visitor as a frontier node, not entered.
+    Split,
 }
 
 type ProgressFn<'p> = Box<dyn FnMut(&Progress) + Send + 'p>;
@@ -374,6 +413,11 @@ pub struct Solver<'p, L = String> {
     /// `choice[l]`: the node of the option tried at level `l`.
     choice: Vec<u32>,
     level: usize,
+    /// The level the search may not back up past: 0, or the length of the
+    /// prefix given to [`Solver::restrict`].
+    floor: usize,
+    /// In split mode, the depth of the subproblems' roots.
+    cutoff: usize,
     resume: Resume,
     stats: Stats,
     started: Option<Instant>,
@@ -397,6 +441,8 @@ impl<'p, L> Solver<'p, L> {
             frames: Vec::new(),
             choice: Vec::new(),
             level: 0,
+            floor: 0,
+            cutoff: usize::MAX,
             resume: Resume::Enter,
             stats: Stats::default(),
             started: None,
@@ -412,6 +458,7 @@ impl<'p, L> Solver<'p, L> {
     pub fn engine(mut self, engine: Engine) -> Self {
         self.backend = Backend::new(self.problem, engine);
         self.level = 0;
+        self.floor = 0;
         self.resume = Resume::Enter;
         self.stats = Stats::default();
         self.outcome = None;
@@ -489,7 +536,7 @@ impl<'p, L> Solver<'p, L> {
     /// search tree is counted rather than walked.
     pub fn count(&mut self) -> Count {
         let before = self.stats.solutions;
-        let outcome = self.run(Mode::Count, |_: &[OptionId]| ControlFlow::Continue(()));
+        let outcome = self.run(Mode::Count, |_: &[OptionId], _| ControlFlow::Continue(()));
         Count {
             solutions: self.stats.solutions - before,
             outcome,
@@ -518,7 +565,7 @@ impl<'p, L> Solver<'p, L> {
         let mut buf = Solution {
             options: Vec::new(),
         };
-        self.run(Mode::Visit, |options| {
+        self.run(Mode::Visit, |options, _| {
             buf.options.clear();
             buf.options.extend_from_slice(options);
             visit(&buf)
@@ -529,6 +576,239 @@ impl<'p, L> Solver<'p, L> {
     /// iterator ends, [`Solver::outcome`] tells whether it was exhaustive.
     pub fn solutions(&mut self) -> Solutions<'_, 'p, L> {
         Solutions { solver: self }
+    }
+
+    /// Splits the tree below the current node at `depth` levels further
+    /// down: `frontier` gets the prefix (options from the root) of every node
+    /// at that depth that is not a solution; `solution` gets every solution
+    /// above it. Returns how the walk ended; the nodes above the cutoff are
+    /// counted in [`Stats`], the frontier nodes themselves are not (their
+    /// subproblems count them).
+    pub fn split(
+        &mut self,
+        depth: usize,
+        mut frontier: impl FnMut(&[OptionId]),
+        mut solution: impl FnMut(&[OptionId]),
+    ) -> Outcome {
+        self.cutoff = self.floor + depth;
+        let outcome = self.run(Mode::Split, |options, is_frontier| {
+            if is_frontier {
+                frontier(options);
+            } else {
+                solution(options);
+            }
+            ControlFlow::Continue(())
+        });
+        self.cutoff = usize::MAX;
+        outcome
+    }
+
+    /// Returns the solver to the root, before any search or restriction,
+    /// undoing whatever the structure still holds. Statistics start again.
+    pub fn reset(&mut self) {
+        let mut backend = std::mem::replace(&mut self.backend, Backend::Empty);
+        match &mut backend {
+            Backend::Bits(b) => self.unwind(b),
+            Backend::Cells(c) => self.unwind(c),
+            Backend::Links(l) if l.colors => self.unwind(&mut crate::links::Dlx::<true>(l)),
+            Backend::Links(l) => self.unwind(&mut crate::links::Dlx::<false>(l)),
+            Backend::Empty => {}
+        }
+        self.backend = backend;
+        self.level = 0;
+        self.floor = 0;
+        self.resume = Resume::Enter;
+        self.stats = Stats::default();
+        self.started = None;
+        self.last_progress = Duration::ZERO;
+        self.outcome = None;
+    }
+
+    fn unwind<S: Structure>(&mut self, st: &mut S) {
+        // Levels below `level` hold a covered item and a committed option,
+        // except after a complete search, when those at or above the floor
+        // have been undone already.
+        let active = if self.resume == Resume::Done {
+            self.floor
+        } else {
+            self.level
+        };
+        for frame in self.frames[..active].iter_mut().rev() {
+            st.leave(frame);
+        }
+    }
+
+    /// One of Knuth's random probes from the current node: walks down,
+    /// choosing uniformly among the options at each level, and returns the
+    /// estimates `(nodes, solutions)` of the subtree (each the product of
+    /// the branching degrees seen, summed over the levels for nodes). The
+    /// solver is left as it was. `rng` is a xorshift state (not zero).
+    pub fn probe(&mut self, rng: &mut u64) -> (f64, f64) {
+        let mut backend = std::mem::replace(&mut self.backend, Backend::Empty);
+        let result = match &mut backend {
+            Backend::Bits(b) => Self::probe_at(b, rng),
+            Backend::Cells(c) => Self::probe_at(c, rng),
+            Backend::Links(l) if l.colors => Self::probe_at(&mut crate::links::Dlx::<true>(l), rng),
+            Backend::Links(l) => Self::probe_at(&mut crate::links::Dlx::<false>(l), rng),
+            Backend::Empty => (0.0, 0.0),
+        };
+        self.backend = backend;
+        result
+    }
+
+    fn probe_at<S: Structure>(st: &mut S, rng: &mut u64) -> (f64, f64) {
+        let mut frames = Vec::new();
+        let mut weight = 1.0;
+        let mut nodes = 1.0;
+        let solutions = loop {
+            if st.primaries_left() == 0 {
+                break weight;
+            }
+            let i = st.choose(&mut None);
+            let d = st.len(i);
+            if d == 0 {
+                break 0.0;
+            }
+            let mut frame = Frame {
+                item: i,
+                d,
+                ..Frame::default()
+            };
+            st.enter(&mut frame);
+            let pick = next_random(rng) % u64::from(d);
+            for _ in 0..=pick {
+                st.next_option(&mut frame);
+            }
+            frames.push(frame);
+            weight *= f64::from(d);
+            nodes += weight;
+        };
+        for frame in frames.iter_mut().rev() {
+            st.leave(frame);
+        }
+        (nodes, solutions)
+    }
+
+    /// Moves the search to the node reached from the root by choosing
+    /// `prefix` in order (each option must be one of the options of the item
+    /// branched on at its level) and confines it to that subtree: counting,
+    /// visiting or iterating then covers exactly the solutions that extend
+    /// the prefix. Call it on a solver that has not searched yet. The nodes
+    /// on the way down are not counted in [`Stats`].
+    ///
+    /// ```
+    /// use exactly::{OptionId, Solver};
+    /// let p = exactly::format::parse_dlx("a b\na b\na\nb\n")?;
+    /// let mut s = Solver::new(&p);
+    /// s.restrict(&[OptionId::new(1)])?; // item a is branched on first
+    /// assert_eq!(s.count().solutions, 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn restrict(&mut self, prefix: &[OptionId]) -> Result<(), PrefixError> {
+        if self.stats.nodes > 0 || self.level > 0 {
+            return Err(PrefixError::AlreadySearched);
+        }
+        let mut backend = std::mem::replace(&mut self.backend, Backend::Empty);
+        let result = match &mut backend {
+            Backend::Bits(b) => self.descend(b, prefix),
+            Backend::Cells(c) => self.descend(c, prefix),
+            Backend::Links(l) if l.colors => {
+                self.descend(&mut crate::links::Dlx::<true>(l), prefix)
+            }
+            Backend::Links(l) => self.descend(&mut crate::links::Dlx::<false>(l), prefix),
+            Backend::Empty => Ok(()),
+        };
+        self.backend = backend;
+        if result.is_err() {
+            // Levels already entered cannot be trusted: nothing is left to search.
+            self.resume = Resume::Done;
+        }
+        result
+    }
+
+    fn descend<S: Structure>(
+        &mut self,
+        st: &mut S,
+        prefix: &[OptionId],
+    ) -> Result<(), PrefixError> {
+        for (l, &target) in prefix.iter().enumerate() {
+            if st.primaries_left() == 0 {
+                return Err(PrefixError::TooLong { level: l });
+            }
+            let i = st.choose(&mut None);
+            let frame = Frame {
+                item: i,
+                d: st.len(i),
+                ..Frame::default()
+            };
+            // After a reset the stacks still hold the last search's levels.
+            self.frames.truncate(l);
+            self.choice.truncate(l);
+            self.frames.push(frame);
+            self.choice.push(0);
+            st.enter(&mut self.frames[l]);
+            loop {
+                match st.next_option(&mut self.frames[l]) {
+                    None => {
+                        return Err(PrefixError::NotAvailable {
+                            level: l,
+                            option: target,
+                        })
+                    }
+                    Some(x) if st.option_of(x) == target => {
+                        self.choice[l] = x;
+                        break;
+                    }
+                    Some(_) => {}
+                }
+            }
+            self.level = l + 1;
+        }
+        self.floor = prefix.len();
+        Ok(())
+    }
+
+    /// What the search would do at the current node (the root, or the node
+    /// [`Solver::restrict`] moved to), leaving the solver as it was: the
+    /// node is a solution, or it branches on an item with these options
+    /// (none: a dead end).
+    ///
+    /// ```
+    /// use exactly::{Branch, OptionId, Solver};
+    /// let p = exactly::format::parse_dlx("a b\na b\na\nb\n")?;
+    /// let branch = Solver::new(&p).branch();
+    /// assert_eq!(branch, Branch::Options(vec![OptionId::new(0), OptionId::new(1)]));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn branch(&mut self) -> Branch {
+        let mut backend = std::mem::replace(&mut self.backend, Backend::Empty);
+        let branch = match &mut backend {
+            Backend::Bits(b) => Self::branch_at(b),
+            Backend::Cells(c) => Self::branch_at(c),
+            Backend::Links(l) if l.colors => Self::branch_at(&mut crate::links::Dlx::<true>(l)),
+            Backend::Links(l) => Self::branch_at(&mut crate::links::Dlx::<false>(l)),
+            Backend::Empty => Branch::Options(Vec::new()),
+        };
+        self.backend = backend;
+        branch
+    }
+
+    fn branch_at<S: Structure>(st: &mut S) -> Branch {
+        if st.primaries_left() == 0 {
+            return Branch::Solution;
+        }
+        let i = st.choose(&mut None);
+        let mut frame = Frame {
+            item: i,
+            d: st.len(i),
+            ..Frame::default()
+        };
+        st.enter(&mut frame);
+        let mut options = Vec::with_capacity(frame.d as usize);
+        while let Some(x) = st.next_option(&mut frame) {
+            options.push(st.option_of(x));
+        }
+        Branch::Options(options)
     }
 
     /// Returns the elapsed time and stops with `reason`.
@@ -572,7 +852,11 @@ impl<'p, L> Solver<'p, L> {
         }
     }
 
-    fn run(&mut self, mode: Mode, visit: impl FnMut(&[OptionId]) -> ControlFlow<()>) -> Outcome {
+    fn run(
+        &mut self,
+        mode: Mode,
+        visit: impl FnMut(&[OptionId], bool) -> ControlFlow<()>,
+    ) -> Outcome {
         if self.resume == Resume::Done {
             return self.outcome.unwrap_or(Outcome::Complete);
         }
@@ -606,7 +890,7 @@ impl<'p, L> Solver<'p, L> {
         &mut self,
         st: &mut S,
         mode: Mode,
-        mut visit: impl FnMut(&[OptionId]) -> ControlFlow<()>,
+        mut visit: impl FnMut(&[OptionId], bool) -> ControlFlow<()>,
     ) -> Outcome {
         #[derive(Clone, Copy)]
         enum Step {
@@ -653,10 +937,10 @@ impl<'p, L> Solver<'p, L> {
                         if tracing {
                             self.emit(TraceEvent::Solution { level: l as u32 });
                         }
-                        if mode == Mode::Visit {
+                        if mode != Mode::Count {
                             buf.clear();
                             buf.extend(self.choice[..l].iter().map(|&x| st.option_of(x)));
-                            if visit(&buf).is_break() {
+                            if visit(&buf, false).is_break() {
                                 self.resume = Resume::Backup;
                                 break self.stop(StopReason::Caller);
                             }
@@ -664,6 +948,18 @@ impl<'p, L> Solver<'p, L> {
                         if self.stats.solutions >= solution_limit {
                             self.resume = Resume::Backup;
                             break self.stop(StopReason::SolutionLimit);
+                        }
+                        step = Step::Backup;
+                        continue;
+                    }
+                    if mode == Mode::Split && l == self.cutoff {
+                        // A subproblem's root: counted by whoever solves it.
+                        self.stats.nodes -= 1;
+                        buf.clear();
+                        buf.extend(self.choice[..l].iter().map(|&x| st.option_of(x)));
+                        if visit(&buf, true).is_break() {
+                            self.resume = Resume::Backup;
+                            break self.stop(StopReason::Caller);
                         }
                         step = Step::Backup;
                         continue;
@@ -744,7 +1040,7 @@ impl<'p, L> Solver<'p, L> {
                             panic!("search structure broken at level {}: {e}", self.level);
                         }
                     }
-                    if self.level == 0 {
+                    if self.level == self.floor {
                         self.resume = Resume::Done;
                         break Outcome::Complete;
                     }

@@ -95,4 +95,72 @@ proptest! {
             prop_assert_eq!(iterating.outcome(), Some(Outcome::Complete));
         }
     }
+
+    #[test]
+    fn splits_partition_the_tree(plain in plain_problem(), depth in 0usize..4, threads in 1usize..4) {
+        let problem = plain.to_problem();
+        let expected = plain.naive_solutions().len() as u128;
+        for engine in ENGINES {
+            let mut whole = Solver::new(&problem).engine(engine);
+            whole.count();
+            let total_nodes = whole.stats().nodes;
+            let mut solver = Solver::new(&problem).engine(engine);
+            let mut subproblems = Vec::new();
+            let mut above = 0u128;
+            let outcome = solver.split(depth, |p| subproblems.push(p.to_vec()), |_| above += 1);
+            prop_assert_eq!(outcome, Outcome::Complete);
+            let mut nodes = solver.stats().nodes;
+            let mut solutions = above;
+            // One solver, reset between subproblems, as the workers do.
+            let mut sub = Solver::new(&problem).engine(engine);
+            for prefix in &subproblems {
+                prop_assert_eq!(prefix.len(), depth);
+                sub.reset();
+                sub.restrict(prefix).unwrap_or_else(|e| panic!("{engine:?} {prefix:?}: {e}"));
+                solutions += sub.count().solutions;
+                nodes += sub.stats().nodes;
+            }
+            prop_assert_eq!(solutions, expected, "{:?}", engine);
+            prop_assert_eq!(nodes, total_nodes, "{:?}", engine);
+            let cut = exactly::parallel::Split {
+                depth,
+                subproblems,
+                solutions: above,
+                nodes: solver.stats().nodes,
+            };
+            let counted = exactly::parallel::count_split(
+                &problem, engine, &cut, threads, &Limits::default(), &[], &|_, _, _| {},
+            ).unwrap();
+            prop_assert_eq!(counted.solutions, expected);
+            prop_assert_eq!(counted.nodes, total_nodes);
+        }
+    }
+
+    #[test]
+    fn reset_after_a_stopped_search(plain in plain_problem(), budget in 1u64..10) {
+        let problem = plain.to_problem();
+        let expected = plain.naive_solutions().len() as u128;
+        for engine in ENGINES {
+            let limits = Limits::default().max_nodes(budget);
+            let mut solver = Solver::new(&problem).engine(engine).limits(limits);
+            solver.count();
+            solver.reset();
+            let mut unlimited = Solver::new(&problem).engine(engine);
+            let fresh = unlimited.count().solutions;
+            prop_assert_eq!(fresh, expected);
+            // The reset solver still has its budget; lift it by counting in
+            // slices until the search completes.
+            let mut total = 0;
+            loop {
+                let c = solver.count();
+                total += c.solutions;
+                if c.outcome.is_complete() {
+                    break;
+                }
+                let more = solver.stats().nodes + budget;
+                solver = solver.limits(Limits::default().max_nodes(more));
+            }
+            prop_assert_eq!(total, expected, "{:?}", engine);
+        }
+    }
 }

@@ -1,0 +1,280 @@
+//! Splitting a search into independent subproblems, counting them on many
+//! threads, and Knuth's random-probe estimates.
+//!
+//! A subproblem is named by its *prefix*: the options chosen from the root
+//! to reach it. Prefixes depend only on the problem (the branching rule
+//! picks the leftmost item with the fewest options, whatever the engine),
+//! so they can be written down, sent elsewhere, and solved again with
+//! [`Solver::restrict`]. Counts never depend on the number of threads:
+//! every solution lies in exactly one subproblem or above the cut.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use crate::problem::{OptionId, Problem};
+use crate::solver::{next_random, Count, Engine, Limits, Outcome, Solver, StopReason};
+use crate::PrefixError;
+
+/// The tree cut at one depth: the subproblems below the cut and what lies
+/// above it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Split {
+    /// How many levels below the root the subproblems start.
+    pub depth: usize,
+    /// The prefixes of the subproblems, in search order.
+    pub subproblems: Vec<Vec<OptionId>>,
+    /// Solutions found above the cut.
+    pub solutions: u128,
+    /// Search-tree nodes above the cut (solutions included).
+    pub nodes: u64,
+}
+
+/// Cuts the tree at the smallest depth that gives at least `min`
+/// subproblems (or at the depth where every branch has ended, or at
+/// `max_depth`).
+///
+/// ```
+/// let p = exactly::format::parse_dlx(&std::fs::read_to_string("../../testdata/langford-11.dlx")?)?;
+/// let split = exactly::parallel::split(&p, exactly::Engine::Auto, 100, 8);
+/// assert!(split.subproblems.len() >= 100);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn split<L>(problem: &Problem<L>, engine: Engine, min: usize, max_depth: usize) -> Split {
+    let mut solver = Solver::new(problem).engine(engine);
+    let mut depth = 0;
+    loop {
+        solver.reset();
+        let mut cut = Split {
+            depth,
+            ..Split::default()
+        };
+        solver.split(
+            depth,
+            |prefix| cut.subproblems.push(prefix.to_vec()),
+            |_| cut.solutions += 1,
+        );
+        cut.nodes = solver.stats().nodes;
+        if cut.subproblems.len() >= min || cut.subproblems.is_empty() || depth >= max_depth {
+            return cut;
+        }
+        depth += 1;
+    }
+}
+
+/// Knuth's estimate of a (sub)tree's size from random probes.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Estimate {
+    /// Probes made.
+    pub probes: u64,
+    /// Mean estimate of the number of nodes.
+    pub nodes: f64,
+    /// Standard error of `nodes`.
+    pub nodes_error: f64,
+    /// Mean estimate of the number of solutions.
+    pub solutions: f64,
+    /// Standard error of `solutions`.
+    pub solutions_error: f64,
+}
+
+/// Estimates the tree below `prefix` with `probes` random probes (seeded,
+/// so estimates repeat). Each probe's estimate is unbiased; the standard
+/// errors give a rough confidence range (mean ± 2 errors).
+///
+/// ```
+/// let p = exactly::format::parse_dlx(&std::fs::read_to_string("../../testdata/langford-11.dlx")?)?;
+/// let e = exactly::parallel::estimate(&p, &[], 2000, 1)?;
+/// assert!(e.solutions > 0.0);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn estimate<L>(
+    problem: &Problem<L>,
+    prefix: &[OptionId],
+    probes: u64,
+    seed: u64,
+) -> Result<Estimate, crate::PrefixError> {
+    let mut solver = Solver::new(problem);
+    solver.restrict(prefix)?;
+    let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let (mut n1, mut n2, mut s1, mut s2) = (0.0, 0.0, 0.0, 0.0);
+    for _ in 0..probes {
+        let (n, s) = solver.probe(&mut rng);
+        n1 += n;
+        n2 += n * n;
+        s1 += s;
+        s2 += s * s;
+    }
+    let k = probes.max(1) as f64;
+    let error = |sum: f64, squares: f64| {
+        if probes < 2 {
+            return f64::INFINITY;
+        }
+        let mean = sum / k;
+        ((squares / k - mean * mean).max(0.0) / (k - 1.0)).sqrt()
+    };
+    Ok(Estimate {
+        probes,
+        nodes: n1 / k,
+        nodes_error: error(n1, n2),
+        solutions: s1 / k,
+        solutions_error: error(s1, s2),
+    })
+}
+
+/// The result of counting subproblems.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParallelCount {
+    /// Solutions, above the cut and in the subproblems counted.
+    pub solutions: u128,
+    /// Nodes, likewise.
+    pub nodes: u64,
+    /// Complete when every subproblem was counted to the end.
+    pub outcome: Outcome,
+    /// Per subproblem (by index): its count, when it was finished.
+    pub done: Vec<Option<u128>>,
+}
+
+/// Counts the subproblems of `split` on `threads` threads, each taking the
+/// next unclaimed subproblem when it is free. `skip` marks subproblems
+/// already counted elsewhere (resuming from a checkpoint): they are not run
+/// and add nothing. `on_done(index, solutions, nodes)` is called, from the
+/// worker threads, as each subproblem finishes. `limits` apply to each
+/// subproblem's search (their cancel flag stops all threads). A prefix that
+/// does not replay (say, from a plan made for another problem) is an error.
+pub fn count_split<L: Sync>(
+    problem: &Problem<L>,
+    engine: Engine,
+    split: &Split,
+    threads: usize,
+    limits: &Limits,
+    skip: &[bool],
+    on_done: &(dyn Fn(usize, u128, u64) + Sync),
+) -> Result<ParallelCount, BadPrefix> {
+    let n = split.subproblems.len();
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let done = Mutex::new(vec![None; n]);
+    let totals = Mutex::new((split.solutions, split.nodes));
+    let reason = Mutex::new(None);
+    let failed = Mutex::new(None);
+    std::thread::scope(|scope| {
+        for _ in 0..threads.max(1) {
+            scope.spawn(|| {
+                let mut solver = Solver::new(problem).engine(engine).limits(limits.clone());
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= n || stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    if skip.get(i).copied().unwrap_or(false) {
+                        continue;
+                    }
+                    solver.reset();
+                    if let Err(error) = solver.restrict(&split.subproblems[i]) {
+                        stop.store(true, Ordering::Relaxed);
+                        let mut bad = failed.lock().unwrap_or_else(|e| e.into_inner());
+                        bad.get_or_insert(BadPrefix { index: i, error });
+                        break;
+                    }
+                    let Count { solutions, outcome } = solver.count();
+                    let nodes = solver.stats().nodes;
+                    if let Outcome::Stopped(r) = outcome {
+                        stop.store(true, Ordering::Relaxed);
+                        *reason.lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
+                        let mut t = totals.lock().unwrap_or_else(|e| e.into_inner());
+                        t.0 += solutions;
+                        t.1 += nodes;
+                        break;
+                    }
+                    on_done(i, solutions, nodes);
+                    done.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(solutions);
+                    let mut t = totals.lock().unwrap_or_else(|e| e.into_inner());
+                    t.0 += solutions;
+                    t.1 += nodes;
+                }
+            });
+        }
+    });
+    if let Some(bad) = failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(bad);
+    }
+    let (solutions, nodes) = totals.into_inner().unwrap_or_else(|e| e.into_inner());
+    let reason: Option<StopReason> = reason.into_inner().unwrap_or_else(|e| e.into_inner());
+    Ok(ParallelCount {
+        solutions,
+        nodes,
+        outcome: reason.map_or(Outcome::Complete, Outcome::Stopped),
+        done: done.into_inner().unwrap_or_else(|e| e.into_inner()),
+    })
+}
+
+/// A subproblem whose prefix does not replay on the problem.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("subproblem {index}: {error}")]
+pub struct BadPrefix {
+    /// Its index in the split.
+    pub index: usize,
+    /// Why it does not replay.
+    pub error: PrefixError,
+}
+
+/// Counts all solutions on `threads` threads: splits the tree into at least
+/// 64 subproblems per thread and counts them with [`count_split`].
+///
+/// ```
+/// let p = exactly::format::parse_dlx(&std::fs::read_to_string("../../testdata/langford-11.dlx")?)?;
+/// let c = exactly::parallel::count(&p, 2);
+/// assert_eq!(c.solutions, 35584);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn count<L: Sync>(problem: &Problem<L>, threads: usize) -> ParallelCount {
+    let split = split(problem, Engine::Auto, 64 * threads.max(1), 64);
+    let counted = count_split(
+        problem,
+        Engine::Auto,
+        &split,
+        threads,
+        &Limits::default(),
+        &[],
+        &|_, _, _| {},
+    );
+    // The prefixes come from this problem's own split, so they replay.
+    counted.unwrap_or_else(|bad| ParallelCount {
+        solutions: 0,
+        nodes: 0,
+        outcome: Outcome::Stopped(StopReason::Caller),
+        done: vec![None; bad.index + 1],
+    })
+}
+
+/// Orders subproblem indices into `shards` groups of nearly equal total
+/// weight (largest first, each to the lightest shard so far), so that
+/// shards estimated alike take alike. Deterministic.
+///
+/// ```
+/// let shards = exactly::parallel::balance(&[5.0, 1.0, 4.0, 2.0], 2);
+/// assert_eq!(shards, vec![vec![0, 1], vec![2, 3]]);
+/// ```
+pub fn balance(weights: &[f64], shards: usize) -> Vec<Vec<usize>> {
+    let shards = shards.max(1);
+    let mut order: Vec<usize> = (0..weights.len()).collect();
+    order.sort_by(|&a, &b| weights[b].total_cmp(&weights[a]).then(a.cmp(&b)));
+    let mut load = vec![0.0f64; shards];
+    let mut out = vec![Vec::new(); shards];
+    for i in order {
+        let s = (0..shards)
+            .min_by(|&a, &b| load[a].total_cmp(&load[b]).then(a.cmp(&b)))
+            .unwrap_or(0);
+        load[s] += weights[i];
+        out[s].push(i);
+    }
+    for shard in &mut out {
+        shard.sort_unstable();
+    }
+    out
+}
+
+/// A seed for per-subproblem estimates that depends on its index only.
+pub fn subproblem_seed(index: usize) -> u64 {
+    let mut s = (index as u64).wrapping_add(0x2545_F491_4F6C_DD1D) | 1;
+    next_random(&mut s)
+}
