@@ -50,6 +50,13 @@ pub enum Command {
     /// Solve or count Langford pairs.
     #[command(after_help = EXIT_CODES)]
     Langford(LangfordArgs),
+    /// Estimate the search tree's size and solutions by random probes.
+    Estimate(EstimateArgs),
+    /// Split a problem into subproblems for `count --plan --shard` (a plan).
+    Plan(PlanArgs),
+    /// Add up shard results, checking each subproblem was counted once.
+    #[command(after_help = EXIT_CODES)]
+    Merge(MergeArgs),
 }
 
 /// Item order for n-queens.
@@ -231,6 +238,85 @@ pub struct CountArgs {
 
     #[command(flatten)]
     pub search: SearchArgs,
+
+    /// Worker threads (default: every core). The tree is split into at
+    /// least 64 subproblems per thread; counts never depend on N. --limit,
+    /// --max-nodes and --trace run one plain search instead.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub threads: Option<u64>,
+
+    /// Record each finished subproblem in FILE and skip those already
+    /// recorded there (resume a killed run with the same FILE).
+    #[arg(long, value_name = "FILE", conflicts_with = "plan")]
+    pub checkpoint: Option<PathBuf>,
+
+    /// Count the subproblems of a plan made by `exactly plan` (with --shard).
+    #[arg(long, value_name = "PLAN", requires = "shard")]
+    pub plan: Option<PathBuf>,
+
+    /// The shard of the plan to count, `i/N` with 0 <= i < N: prints the
+    /// shard's count, then one result line per subproblem, for `merge`.
+    #[arg(long, value_name = "i/N", requires = "plan", value_parser = parse_shard)]
+    pub shard: Option<Shard>,
+}
+
+/// One shard of a plan: `index` of `count`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// 0-based shard number.
+    pub index: usize,
+    /// Number of shards.
+    pub count: usize,
+}
+
+fn parse_shard(text: &str) -> Result<Shard, String> {
+    let (i, n) = text
+        .split_once('/')
+        .ok_or_else(|| format!("expected i/N, found '{text}'"))?;
+    let index: usize = i.parse().map_err(|_| format!("bad shard number '{i}'"))?;
+    let count: usize = n.parse().map_err(|_| format!("bad shard count '{n}'"))?;
+    if count == 0 || index >= count {
+        return Err(format!("shard {index}/{count}: need 0 <= i < N"));
+    }
+    Ok(Shard { index, count })
+}
+
+/// Arguments of `exactly estimate`.
+#[derive(Debug, Args)]
+pub struct EstimateArgs {
+    #[command(flatten)]
+    pub problem: ProblemArgs,
+
+    /// Number of random probes.
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    pub probes: u64,
+
+    /// Seed of the random probes.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// Arguments of `exactly plan`.
+#[derive(Debug, Args)]
+pub struct PlanArgs {
+    #[command(flatten)]
+    pub problem: ProblemArgs,
+
+    /// Split into at least this many subproblems.
+    #[arg(long, value_name = "K", default_value_t = 1024)]
+    pub cubes: usize,
+
+    /// Random probes per subproblem for its size estimate.
+    #[arg(long, value_name = "N", default_value_t = 64)]
+    pub probes: u64,
+}
+
+/// Arguments of `exactly merge`.
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// Result files written by `count --plan PLAN --shard i/N`.
+    #[arg(value_name = "RESULTS", required = true)]
+    pub results: Vec<PathBuf>,
 }
 
 /// Arguments of `exactly verify`.

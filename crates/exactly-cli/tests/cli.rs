@@ -65,10 +65,21 @@ const CASES: &[Case] = &[
     case("count-matrix-auto", &["count", "--input", "auto", MATRIX]),
     case("count-auto-dlx", &["count", "--input", "auto", KNUTH]),
     case("count-none", &["count", "-"]).with_stdin(b"a b c\na b\nb c\n"),
-    case("count-stats", &["count", "--stats", KNUTH]),
+    case(
+        "count-stats",
+        &["count", "--stats", "--threads", "1", KNUTH],
+    ),
     case(
         "count-stats-links",
-        &["count", "--stats", "--engine", "links", KNUTH],
+        &[
+            "count",
+            "--stats",
+            "--engine",
+            "links",
+            "--threads",
+            "1",
+            KNUTH,
+        ],
     ),
     // standard input, named or implied
     piped(

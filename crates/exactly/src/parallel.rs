@@ -127,6 +127,10 @@ pub struct ParallelCount {
     pub solutions: u128,
     /// Nodes, likewise.
     pub nodes: u64,
+    /// Link updates in the subproblems counted (see [`crate::Stats`]).
+    pub updates: u64,
+    /// The deepest level reached.
+    pub max_depth: u32,
     /// Complete when every subproblem was counted to the end.
     pub outcome: Outcome,
     /// Per subproblem (by index): its count, when it was finished.
@@ -153,7 +157,7 @@ pub fn count_split<L: Sync>(
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let done = Mutex::new(vec![None; n]);
-    let totals = Mutex::new((split.solutions, split.nodes));
+    let totals = Mutex::new((split.solutions, split.nodes, split.depth as u32, 0u64));
     let reason = Mutex::new(None);
     let failed = Mutex::new(None);
     std::thread::scope(|scope| {
@@ -176,20 +180,21 @@ pub fn count_split<L: Sync>(
                         break;
                     }
                     let Count { solutions, outcome } = solver.count();
-                    let nodes = solver.stats().nodes;
+                    let stats = *solver.stats();
+                    {
+                        let mut t = totals.lock().unwrap_or_else(|e| e.into_inner());
+                        t.0 += solutions;
+                        t.1 += stats.nodes;
+                        t.2 = t.2.max(stats.max_depth);
+                        t.3 += stats.updates;
+                    }
                     if let Outcome::Stopped(r) = outcome {
                         stop.store(true, Ordering::Relaxed);
                         *reason.lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
-                        let mut t = totals.lock().unwrap_or_else(|e| e.into_inner());
-                        t.0 += solutions;
-                        t.1 += nodes;
                         break;
                     }
-                    on_done(i, solutions, nodes);
+                    on_done(i, solutions, stats.nodes);
                     done.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(solutions);
-                    let mut t = totals.lock().unwrap_or_else(|e| e.into_inner());
-                    t.0 += solutions;
-                    t.1 += nodes;
                 }
             });
         }
@@ -197,11 +202,14 @@ pub fn count_split<L: Sync>(
     if let Some(bad) = failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(bad);
     }
-    let (solutions, nodes) = totals.into_inner().unwrap_or_else(|e| e.into_inner());
+    let (solutions, nodes, max_depth, updates) =
+        totals.into_inner().unwrap_or_else(|e| e.into_inner());
     let reason: Option<StopReason> = reason.into_inner().unwrap_or_else(|e| e.into_inner());
     Ok(ParallelCount {
         solutions,
         nodes,
+        updates,
+        max_depth,
         outcome: reason.map_or(Outcome::Complete, Outcome::Stopped),
         done: done.into_inner().unwrap_or_else(|e| e.into_inner()),
     })
@@ -241,6 +249,8 @@ pub fn count<L: Sync>(problem: &Problem<L>, threads: usize) -> ParallelCount {
     counted.unwrap_or_else(|bad| ParallelCount {
         solutions: 0,
         nodes: 0,
+        updates: 0,
+        max_depth: 0,
         outcome: Outcome::Stopped(StopReason::Caller),
         done: vec![None; bad.index + 1],
     })

@@ -15,6 +15,18 @@ use crate::search;
 pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
     let input = input::load(&args.problem.file, args.problem.input)?;
     super::print_warnings(&input);
+    let threads = super::scale::threads(args.threads.map(|n| n as usize));
+    if let (Some(plan), Some(shard)) = (&args.plan, args.shard) {
+        return super::scale::count_shard(args, &input.problem, plan, shard, threads);
+    }
+    if super::scale::splittable(args) && (threads > 1 || args.checkpoint.is_some()) {
+        return super::scale::count_threads(args, &input.problem, threads);
+    }
+    if args.checkpoint.is_some() {
+        anyhow::bail!(
+            "--checkpoint needs a split search: leave out --limit, --max-nodes and --trace"
+        );
+    }
     let bar = search::progress_bar();
     let mut solver = search::solver(&input.problem, &args.search, &bar);
     let count = solver.count();

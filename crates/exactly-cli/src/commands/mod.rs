@@ -2,6 +2,7 @@
 
 mod count;
 mod puzzles;
+mod scale;
 mod solve;
 mod verify;
 
@@ -18,6 +19,9 @@ pub fn run(command: &Command) -> anyhow::Result<Status> {
         Command::Gen(args) => puzzles::gen(args),
         Command::Queens(args) => puzzles::queens(args),
         Command::Langford(args) => puzzles::langford(args),
+        Command::Estimate(args) => scale::estimate(args),
+        Command::Plan(args) => scale::plan(args),
+        Command::Merge(args) => scale::merge(args),
     }
 }
 

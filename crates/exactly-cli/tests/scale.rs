@@ -1,0 +1,228 @@
+//! Counting at scale through the real binary: threads, checkpoints killed
+//! and resumed, plans run as separate shard processes and merged.
+
+mod common;
+
+use std::fs;
+use std::path::PathBuf;
+use std::process::Stdio;
+use std::time::Duration;
+
+use common::{exactly, run};
+
+fn first_line(args: &[&str]) -> (Option<i32>, String, String) {
+    let (status, out, err) = run(args, b"");
+    (status, out.lines().next().unwrap_or("").to_string(), err)
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("exactly-scale-{}", std::process::id()));
+    fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    let _ = fs::remove_file(&path);
+    path
+}
+
+#[test]
+fn thread_counts_do_not_change_counts_or_nodes() {
+    for (file, count) in [
+        ("testdata/langford-11.dlx", "35584"),
+        ("testdata/queens-13.dlx", "73712"),
+        ("testdata/knuth-example.dlx", "1"),
+        ("testdata/colors.dlx", "3"),
+    ] {
+        let mut nodes = Vec::new();
+        for threads in ["1", "2", "8"] {
+            let (status, out, err) = first_line(&["count", "--stats", "--threads", threads, file]);
+            assert_eq!(status, Some(0), "{file} --threads {threads}: {err}");
+            assert_eq!(out, count, "{file} --threads {threads}");
+            let n = err
+                .lines()
+                .find(|l| l.starts_with("nodes: "))
+                .unwrap()
+                .to_string();
+            nodes.push(n);
+        }
+        assert!(nodes.iter().all(|n| *n == nodes[0]), "{file}: {nodes:?}");
+    }
+}
+
+#[test]
+fn a_killed_run_resumes_from_its_checkpoint() {
+    let file = "testdata/pentomino-6x10.dlx";
+    let ckpt = scratch("killed.ckpt");
+    let ckpt_arg = ckpt.to_str().unwrap();
+    let mut child = exactly()
+        .args(["count", "--threads", "2", "--checkpoint", ckpt_arg, file])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(150));
+    let _ = child.kill();
+    let _ = child.wait();
+    let (status, out, err) =
+        first_line(&["count", "--threads", "2", "--checkpoint", ckpt_arg, file]);
+    assert_eq!((status, out.as_str()), (Some(0), "9356"), "{err}");
+    // Everything is recorded now: a third run only adds up the checkpoint.
+    let (_, out, _) = first_line(&["count", "--threads", "1", "--checkpoint", ckpt_arg, file]);
+    assert_eq!(out, "9356");
+}
+
+#[test]
+fn a_torn_last_line_is_counted_again() {
+    let file = "testdata/langford-11.dlx";
+    let ckpt = scratch("torn.ckpt");
+    let ckpt_arg = ckpt.to_str().unwrap();
+    let (_, out, _) = first_line(&["count", "--threads", "2", "--checkpoint", ckpt_arg, file]);
+    assert_eq!(out, "35584");
+    // Keep the header and half the records, then a line cut mid-write.
+    let text = fs::read_to_string(&ckpt).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let keep = 2 + (lines.len() - 2) / 2;
+    let mut partial = lines[..keep].join("\n");
+    partial.push('\n');
+    partial.push_str(&lines[keep][..lines[keep].len() - 1]);
+    fs::write(&ckpt, partial).unwrap();
+    let (status, out, err) =
+        first_line(&["count", "--threads", "2", "--checkpoint", ckpt_arg, file]);
+    assert_eq!((status, out.as_str()), (Some(0), "35584"), "{err}");
+}
+
+#[test]
+fn bad_checkpoints_are_refused() {
+    let ckpt = scratch("other.ckpt");
+    let ckpt_arg = ckpt.to_str().unwrap();
+    first_line(&[
+        "count",
+        "--checkpoint",
+        ckpt_arg,
+        "testdata/langford-11.dlx",
+    ]);
+    let (status, _, err) =
+        first_line(&["count", "--checkpoint", ckpt_arg, "testdata/queens-13.dlx"]);
+    assert_eq!(status, Some(2));
+    assert!(
+        err.contains("checkpoint was made for another input"),
+        "{err}"
+    );
+    fs::write(
+        &ckpt,
+        "# exactly checkpoint 1\n# input x depth 1 subproblems 3\n",
+    )
+    .unwrap();
+    let (status, _, err) = first_line(&[
+        "count",
+        "--checkpoint",
+        ckpt_arg,
+        "testdata/langford-11.dlx",
+    ]);
+    assert_eq!(status, Some(2));
+    assert!(
+        err.contains(":2:9: this checkpoint was made for another input"),
+        "{err}"
+    );
+    let (_, out, _) = first_line(&[
+        "count",
+        "--checkpoint",
+        scratch("fresh.ckpt").to_str().unwrap(),
+        "testdata/langford-11.dlx",
+    ]);
+    assert_eq!(out, "35584");
+    let good = fs::read_to_string(scratch_keep("fresh.ckpt")).unwrap();
+    let mut lines: Vec<String> = good.lines().map(String::from).collect();
+    lines[3] = "7 not-a-number 3".into();
+    fs::write(&ckpt, lines.join("\n") + "\n").unwrap();
+    let (status, _, err) = first_line(&[
+        "count",
+        "--checkpoint",
+        ckpt_arg,
+        "testdata/langford-11.dlx",
+    ]);
+    assert_eq!(status, Some(2));
+    assert!(
+        err.contains(":4:1: expected '<index> <solutions> <nodes>'"),
+        "{err}"
+    );
+}
+
+/// The path `scratch` gives, without removing the file.
+fn scratch_keep(name: &str) -> PathBuf {
+    std::env::temp_dir()
+        .join(format!("exactly-scale-{}", std::process::id()))
+        .join(name)
+}
+
+#[test]
+fn shards_run_apart_and_merge_to_the_total() {
+    let file = "testdata/langford-11.dlx";
+    let (status, plan, _) = run(&["plan", "--cubes", "40", "--probes", "8", file], b"");
+    assert_eq!(status, Some(0));
+    let plan_path = scratch("langford.plan");
+    fs::write(&plan_path, &plan).unwrap();
+    let mut results = Vec::new();
+    for i in 0..3 {
+        let shard = format!("{i}/3");
+        let (status, out, err) = run(
+            &[
+                "count",
+                "--plan",
+                plan_path.to_str().unwrap(),
+                "--shard",
+                &shard,
+                file,
+            ],
+            b"",
+        );
+        assert_eq!(status, Some(0), "{err}");
+        let path = scratch(&format!("result-{i}"));
+        fs::write(&path, out).unwrap();
+        results.push(path.to_str().unwrap().to_string());
+    }
+    let args = |files: &[&String]| -> Vec<String> {
+        std::iter::once("merge".to_string())
+            .chain(files.iter().map(|s| s.to_string()))
+            .collect()
+    };
+    let all = args(&[&results[0], &results[1], &results[2]]);
+    let all: Vec<&str> = all.iter().map(String::as_str).collect();
+    let (status, out, err) = first_line(&all);
+    assert_eq!((status, out.as_str()), (Some(0), "35584"), "{err}");
+    let missing = args(&[&results[0], &results[2]]);
+    let missing: Vec<&str> = missing.iter().map(String::as_str).collect();
+    let (status, _, err) = first_line(&missing);
+    assert_eq!(status, Some(2));
+    assert!(err.contains("is missing from the results"), "{err}");
+    let twice = args(&[&results[0], &results[1], &results[2], &results[1]]);
+    let twice: Vec<&str> = twice.iter().map(String::as_str).collect();
+    let (status, _, err) = first_line(&twice);
+    assert_eq!(status, Some(2));
+    assert!(err.contains("is counted twice"), "{err}");
+    // A plan is refused for another input.
+    let (status, _, err) = first_line(&[
+        "count",
+        "--plan",
+        plan_path.to_str().unwrap(),
+        "--shard",
+        "0/3",
+        "testdata/queens-13.dlx",
+    ]);
+    assert_eq!(status, Some(2));
+    assert!(
+        err.contains("this plan was made for another input"),
+        "{err}"
+    );
+}
+
+#[test]
+fn estimate_brackets_a_known_count() {
+    let (status, out, _) = run(
+        &["estimate", "--probes", "4000", "testdata/langford-11.dlx"],
+        b"",
+    );
+    assert_eq!(status, Some(0));
+    let line = out.lines().find(|l| l.starts_with("solutions: ")).unwrap();
+    let mean: f64 = line.split_whitespace().nth(1).unwrap().parse().unwrap();
+    // Unbiased, with 4000 probes well within a factor of two of 35584.
+    assert!((17_792.0..71_168.0).contains(&mean), "{line}");
+}
