@@ -228,6 +228,12 @@ pub struct SolveArgs {
 
     #[command(flatten)]
     pub search: SearchArgs,
+
+    /// Worker threads (default: 1). With more, solutions stream out as the
+    /// threads find them, in no fixed order (the set never changes).
+    /// --limit, --max-nodes and --trace run one plain search instead.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub threads: Option<u64>,
 }
 
 /// Arguments of `exactly count`.

@@ -226,3 +226,34 @@ fn estimate_brackets_a_known_count() {
     // Unbiased, with 4000 probes well within a factor of two of 35584.
     assert!((17_792.0..71_168.0).contains(&mean), "{line}");
 }
+
+/// The solutions of `solve --format indices`, each sorted, as a sorted list.
+fn solution_set(args: &[&str]) -> Vec<Vec<usize>> {
+    let (status, out, err) = run(args, b"");
+    assert_eq!(status, Some(0), "{err}");
+    let mut set: Vec<Vec<usize>> = out
+        .lines()
+        .map(|l| {
+            let mut v: Vec<usize> = l.split_whitespace().map(|t| t.parse().unwrap()).collect();
+            v.sort_unstable();
+            v
+        })
+        .collect();
+    set.sort();
+    set
+}
+
+#[test]
+fn solve_on_threads_finds_the_same_solutions() {
+    for (file, count) in [
+        ("testdata/langford-11.dlx", 35584),
+        ("testdata/colors.dlx", 3),
+    ] {
+        let one = solution_set(&["solve", "--format", "indices", "--threads", "1", file]);
+        assert_eq!(one.len(), count);
+        for threads in ["2", "5"] {
+            let many = solution_set(&["solve", "--format", "indices", "--threads", threads, file]);
+            assert_eq!(many, one, "{file} --threads {threads}");
+        }
+    }
+}

@@ -19,7 +19,7 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
     if let (Some(plan), Some(shard)) = (&args.plan, args.shard) {
         return super::scale::count_shard(args, &input.problem, plan, shard, threads);
     }
-    if super::scale::splittable(args) && (threads > 1 || args.checkpoint.is_some()) {
+    if super::scale::splittable(&args.search) && (threads > 1 || args.checkpoint.is_some()) {
         return super::scale::count_threads(args, &input.problem, threads);
     }
     if args.checkpoint.is_some() {

@@ -34,17 +34,18 @@ use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
 use exactly::parallel::{self, Split};
-use exactly::{Engine, Limits, OptionId, Outcome, Problem, StopReason};
+use exactly::{Engine, Limits, OptionId, Outcome, Problem, Solution, Solver, StopReason};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::cli::{CountArgs, EstimateArgs, MergeArgs, PlanArgs, Shard};
-use crate::input;
+use crate::cli::{CountArgs, EstimateArgs, MergeArgs, PlanArgs, SearchArgs, Shard, SolveArgs};
+use crate::input::{self, Input};
+use crate::output::Printer;
 use crate::report::{self, Status};
 use crate::search;
 
@@ -75,10 +76,10 @@ pub fn threads(requested: Option<usize>) -> usize {
         .max(1)
 }
 
-/// Whether `count` can split the search: budgets on nodes or solutions and
-/// traces need the single search.
-pub fn splittable(args: &CountArgs) -> bool {
-    args.search.limit.is_none() && args.search.max_nodes.is_none() && !args.search.trace
+/// Whether a search can be split: budgets on nodes or solutions and traces
+/// need the single search.
+pub fn splittable(search: &SearchArgs) -> bool {
+    search.limit.is_none() && search.max_nodes.is_none() && !search.trace
 }
 
 /// A progress bar over subproblems, drawn only on a terminal.
@@ -598,4 +599,104 @@ pub fn merge(args: &MergeArgs) -> anyhow::Result<Status> {
         .and_then(|()| out.flush())
         .context("cannot write to standard output")?;
     Ok(Status::of_search(false, total + above))
+}
+
+/// `solve --threads N`: the subproblems' solutions, streamed as found.
+pub fn solve_threads(args: &SolveArgs, input: &Input, threads: usize) -> anyhow::Result<Status> {
+    let problem = &input.problem;
+    let engine: Engine = args.search.engine.into();
+    let limits = shared_limits(args.search.timeout);
+    let mut subproblems = Vec::new();
+    let mut above = Vec::new();
+    let mut solver = Solver::new(problem).engine(engine);
+    let mut depth = 0;
+    loop {
+        subproblems.clear();
+        above.clear();
+        solver.reset();
+        solver.split(
+            depth,
+            |prefix| subproblems.push(prefix.to_vec()),
+            |solution| above.push(solution.to_vec()),
+        );
+        if subproblems.len() >= PER_THREAD * threads || subproblems.is_empty() || depth >= MAX_DEPTH
+        {
+            break;
+        }
+        depth += 1;
+    }
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let stopped_by = Mutex::new(None);
+    let stdout = io::stdout();
+    let mut printer = Printer::new(BufWriter::new(stdout.lock()), args.format, input, None);
+    let mut found = 0u128;
+    let mut failed = None;
+    for s in &above {
+        found += 1;
+        if let Err(e) = printer.solution(&Solution::new(s.clone())) {
+            failed.get_or_insert(e);
+        }
+    }
+    std::thread::scope(|scope| {
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<OptionId>>(1024);
+        for _ in 0..threads {
+            let tx = tx.clone();
+            let (next, stop, stopped_by, subproblems, limits) =
+                (&next, &stop, &stopped_by, &subproblems, &limits);
+            scope.spawn(move || {
+                let mut solver = Solver::new(problem).engine(engine).limits(limits.clone());
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= subproblems.len() || stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    solver.reset();
+                    if solver.restrict(&subproblems[i]).is_err() {
+                        // Prefixes from this problem's own split always replay.
+                        break;
+                    }
+                    let outcome = solver.for_each(|s| {
+                        if tx.send(s.options().to_vec()).is_err() {
+                            std::ops::ControlFlow::Break(())
+                        } else {
+                            std::ops::ControlFlow::Continue(())
+                        }
+                    });
+                    if let Outcome::Stopped(reason) = outcome {
+                        stop.store(true, Ordering::Relaxed);
+                        if reason != StopReason::Caller {
+                            *stopped_by.lock().unwrap_or_else(|e| e.into_inner()) = Some(reason);
+                        }
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        if failed.is_none() {
+            for options in rx {
+                found += 1;
+                if let Err(e) = printer.solution(&Solution::new(options)) {
+                    failed = Some(e);
+                    stop.store(true, Ordering::Relaxed);
+                    break;
+                }
+            }
+        }
+    });
+    let flushed = printer.finish();
+    if let Some(e) = failed.or(flushed.err()) {
+        return Err(e).context("cannot write to standard output");
+    }
+    let outcome = match stopped_by.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        Some(StopReason::Cancelled) => Outcome::Stopped(StopReason::TimeLimit),
+        Some(reason) => Outcome::Stopped(reason),
+        None => Outcome::Complete,
+    };
+    let mut stats = exactly::Stats::default();
+    stats.engine = engine.resolve(problem);
+    stats.solutions = found;
+    let stopped = search::finish(&ProgressBar::hidden(), outcome, &stats, &args.search, &[]);
+    Ok(Status::of_search(stopped, found))
 }

@@ -17,6 +17,10 @@ use crate::search;
 pub fn run(args: &SolveArgs) -> anyhow::Result<Status> {
     let input = input::load(&args.problem.file, args.problem.input)?;
     super::print_warnings(&input);
+    let threads = args.threads.map_or(1, |n| n as usize);
+    if threads > 1 && super::scale::splittable(&args.search) {
+        return super::scale::solve_threads(args, &input, threads);
+    }
     let bar = search::progress_bar();
     let mut solver = search::solver(&input.problem, &args.search, &bar);
     let stdout = io::stdout();
