@@ -260,6 +260,11 @@ pub struct CountArgs {
     #[arg(long, value_name = "PLAN", requires = "shard")]
     pub plan: Option<PathBuf>,
 
+    /// Count under `mpirun`: rank 0 hands subproblems to the other ranks and
+    /// prints the total (needs a build with the `mpi` feature).
+    #[arg(long, conflicts_with_all = ["plan", "checkpoint"])]
+    pub mpi: bool,
+
     /// The shard of the plan to count, `i/N` with 0 <= i < N: prints the
     /// shard's count, then one result line per subproblem, for `merge`.
     #[arg(long, value_name = "i/N", requires = "plan", value_parser = parse_shard)]

@@ -15,6 +15,14 @@ use crate::search;
 pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
     let input = input::load(&args.problem.file, args.problem.input)?;
     super::print_warnings(&input);
+    if args.mpi {
+        #[cfg(feature = "mpi")]
+        return super::mpi::count(args, &input.problem);
+        #[cfg(not(feature = "mpi"))]
+        anyhow::bail!(
+            "--mpi needs exactly built with the `mpi` feature (cargo build --features mpi)"
+        );
+    }
     let threads = super::scale::threads(args.threads.map(|n| n as usize));
     if let (Some(plan), Some(shard)) = (&args.plan, args.shard) {
         return super::scale::count_shard(args, &input.problem, plan, shard, threads);

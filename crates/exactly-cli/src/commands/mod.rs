@@ -1,6 +1,8 @@
 //! One module per subcommand, each with a `run` that returns how it ended.
 
 mod count;
+#[cfg(feature = "mpi")]
+mod mpi;
 mod puzzles;
 mod scale;
 mod solve;

@@ -1,0 +1,109 @@
+//! `count --mpi`: counting on many machines under `mpirun`.
+//!
+//! Every rank reads the problem and computes the same split (it is
+//! deterministic). Rank 0 coordinates: each worker asks for work, carrying
+//! the result of its last subproblem, and gets the index of the next one,
+//! or the word to stop. Rank 0 prints the total. With one rank, it counts
+//! alone.
+
+use std::io::{self, Write};
+
+use anyhow::Context;
+use exactly::parallel::{self, Split};
+use exactly::{Engine, Problem, Solver};
+use mpi::traits::{Communicator, Destination, Source};
+
+use crate::cli::CountArgs;
+use crate::report::Status;
+
+/// "No result yet" in a request, "stop" in an answer.
+const NONE: u64 = u64::MAX;
+
+/// Subproblems per worker.
+const PER_WORKER: usize = 64;
+
+/// Counts one subproblem: (solutions, nodes).
+fn count_one<L>(
+    solver: &mut Solver<'_, L>,
+    split: &Split,
+    index: usize,
+) -> anyhow::Result<(u128, u64)> {
+    solver.reset();
+    solver
+        .restrict(&split.subproblems[index])
+        .with_context(|| format!("subproblem {index} does not replay"))?;
+    let solutions = solver.count().solutions;
+    Ok((solutions, solver.stats().nodes))
+}
+
+/// Runs `count --mpi` on this rank.
+pub fn count(args: &CountArgs, problem: &Problem<String>) -> anyhow::Result<Status> {
+    let universe = mpi::initialize().context("cannot start MPI (run under mpirun)")?;
+    let world = universe.world();
+    let (rank, size) = (world.rank(), world.size());
+    let engine: Engine = args.search.engine.into();
+    let workers = (size as usize).saturating_sub(1).max(1);
+    let split = parallel::split(problem, engine, PER_WORKER * workers, 64);
+    let mut solver = Solver::new(problem).engine(engine);
+    if rank != 0 {
+        // Worker: [index, solutions (low, high), nodes] or NONE first.
+        let mut request = [NONE, 0, 0, 0];
+        loop {
+            world.process_at_rank(0).send(&request[..]);
+            let (answer, _) = world.process_at_rank(0).receive_vec::<u64>();
+            let index = answer.first().copied().unwrap_or(NONE);
+            if index == NONE {
+                return Ok(Status::Success);
+            }
+            let (solutions, nodes) = count_one(&mut solver, &split, index as usize)?;
+            request = [index, solutions as u64, (solutions >> 64) as u64, nodes];
+        }
+    }
+    let n = split.subproblems.len();
+    let (mut total, mut nodes) = (split.solutions, split.nodes);
+    let mut done = 0usize;
+    if size == 1 {
+        for i in 0..n {
+            let (s, k) = count_one(&mut solver, &split, i)?;
+            total += s;
+            nodes += k;
+        }
+        done = n;
+    } else {
+        let mut next = 0usize;
+        let mut running = size as usize - 1;
+        while running > 0 {
+            let (request, status) = world.any_process().receive_vec::<u64>();
+            if let [index, low, high, k] = request[..] {
+                if index != NONE {
+                    total += u128::from(low) | (u128::from(high) << 64);
+                    nodes += k;
+                    done += 1;
+                }
+            }
+            let worker = world.process_at_rank(status.source_rank());
+            if next < n {
+                worker.send(&[next as u64][..]);
+                next += 1;
+            } else {
+                worker.send(&[NONE][..]);
+                running -= 1;
+            }
+        }
+    }
+    if done != n {
+        anyhow::bail!("only {done} of {n} subproblems were counted");
+    }
+    if args.search.stats {
+        crate::report::line(&format!("nodes: {nodes}"));
+        crate::report::line(&format!(
+            "ranks: {size}, subproblems: {n} at depth {}",
+            split.depth
+        ));
+    }
+    let mut out = io::stdout().lock();
+    writeln!(out, "{total}")
+        .and_then(|()| out.flush())
+        .context("cannot write to standard output")?;
+    Ok(Status::of_search(false, total))
+}
