@@ -317,8 +317,11 @@ pub struct PlanArgs {
     #[arg(long, value_name = "K", default_value_t = 1024)]
     pub cubes: usize,
 
-    /// Random probes per subproblem for its size estimate.
-    #[arg(long, value_name = "N", default_value_t = 64)]
+    /// Random probes per subproblem for its size estimate (more probes,
+    /// better balanced shards: on pentomino 6x10 cut into 2192 subproblems,
+    /// 8 shards' largest load was 1.20, 1.15 and 1.05 times the mean with 64,
+    /// 256 and 1024 probes; contiguous blocks gave 1.81).
+    #[arg(long, value_name = "N", default_value_t = 1024)]
     pub probes: u64,
 }
 

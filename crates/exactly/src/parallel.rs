@@ -92,7 +92,18 @@ pub fn estimate<L>(
     probes: u64,
     seed: u64,
 ) -> Result<Estimate, crate::PrefixError> {
-    let mut solver = Solver::new(problem);
+    estimate_with(&mut Solver::new(problem), prefix, probes, seed)
+}
+
+/// [`estimate`] with a solver of the caller's, reset first (building a
+/// solver costs more than a few probes; reuse one across subproblems).
+pub fn estimate_with<L>(
+    solver: &mut Solver<'_, L>,
+    prefix: &[OptionId],
+    probes: u64,
+    seed: u64,
+) -> Result<Estimate, crate::PrefixError> {
+    solver.reset();
     solver.restrict(prefix)?;
     let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
     let (mut n1, mut n2, mut s1, mut s2) = (0.0, 0.0, 0.0, 0.0);

@@ -344,8 +344,14 @@ pub fn plan(args: &PlanArgs) -> anyhow::Result<Status> {
         split.solutions,
         split.nodes
     )?;
+    let mut solver = Solver::new(problem);
     for (i, prefix) in split.subproblems.iter().enumerate() {
-        let e = parallel::estimate(problem, prefix, args.probes, parallel::subproblem_seed(i))?;
+        let e = parallel::estimate_with(
+            &mut solver,
+            prefix,
+            args.probes,
+            parallel::subproblem_seed(i),
+        )?;
         let options: Vec<String> = prefix.iter().map(|o| o.index().to_string()).collect();
         writeln!(out, "{i} {:.0} {}", e.nodes, options.join(","))?;
     }
