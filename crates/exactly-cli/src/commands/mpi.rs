@@ -70,6 +70,7 @@ pub fn count(args: &CountArgs, problem: &Problem<String>) -> anyhow::Result<Stat
         }
         done = n;
     } else {
+        let bar = super::scale::subproblem_bar(n);
         let mut next = 0usize;
         let mut running = size as usize - 1;
         while running > 0 {
@@ -79,6 +80,8 @@ pub fn count(args: &CountArgs, problem: &Problem<String>) -> anyhow::Result<Stat
                     total += u128::from(low) | (u128::from(high) << 64);
                     nodes += k;
                     done += 1;
+                    bar.set_message(format!("{total} solutions"));
+                    bar.inc(1);
                 }
             }
             let worker = world.process_at_rank(status.source_rank());
@@ -90,6 +93,7 @@ pub fn count(args: &CountArgs, problem: &Problem<String>) -> anyhow::Result<Stat
                 running -= 1;
             }
         }
+        bar.finish_and_clear();
     }
     if done != n {
         anyhow::bail!("only {done} of {n} subproblems were counted");

@@ -83,7 +83,7 @@ pub fn splittable(search: &SearchArgs) -> bool {
 }
 
 /// A progress bar over subproblems, drawn only on a terminal.
-fn subproblem_bar(total: usize) -> ProgressBar {
+pub(crate) fn subproblem_bar(total: usize) -> ProgressBar {
     if !io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
