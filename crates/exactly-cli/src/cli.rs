@@ -234,6 +234,11 @@ pub struct SolveArgs {
     /// --limit, --max-nodes and --trace run one plain search instead.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub threads: Option<u64>,
+
+    /// Solve under `mpirun`: rank 0 hands out subproblems and prints every
+    /// solution the other ranks send (needs a build with the `mpi` feature).
+    #[arg(long, conflicts_with = "threads")]
+    pub mpi: bool,
 }
 
 /// Arguments of `exactly count`.

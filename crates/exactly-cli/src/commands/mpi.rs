@@ -1,23 +1,32 @@
-//! `count --mpi`: counting on many machines under `mpirun`.
+//! `count --mpi` and `solve --mpi`: many machines under `mpirun`.
 //!
 //! Every rank reads the problem and computes the same split (it is
 //! deterministic). Rank 0 coordinates: each worker asks for work, carrying
 //! the result of its last subproblem, and gets the index of the next one,
 //! or the word to stop. Rank 0 prints the total. With one rank, it counts
-//! alone.
+//! alone. For `solve`, workers also send each solution (its option
+//! numbers, tagged [`SOLUTION`]) before asking for more work; MPI keeps one
+//! sender's messages in order, so rank 0 prints them all before it stops.
 
 use std::io::{self, Write};
 
 use anyhow::Context;
 use exactly::parallel::{self, Split};
-use exactly::{Engine, Problem, Solver};
+use exactly::{Engine, OptionId, Problem, Solution, Solver};
 use mpi::traits::{Communicator, Destination, Source};
 
-use crate::cli::CountArgs;
+use crate::cli::{CountArgs, SolveArgs};
+use crate::input::Input;
+use crate::output::Printer;
 use crate::report::Status;
 
 /// "No result yet" in a request, "stop" in an answer.
 const NONE: u64 = u64::MAX;
+
+/// Tag of a work request (carrying the last result).
+const REQUEST: i32 = 0;
+/// Tag of a solution sent by a worker.
+const SOLUTION: i32 = 1;
 
 /// Subproblems per worker.
 const PER_WORKER: usize = 64;
@@ -110,4 +119,118 @@ pub fn count(args: &CountArgs, problem: &Problem<String>) -> anyhow::Result<Stat
         .and_then(|()| out.flush())
         .context("cannot write to standard output")?;
     Ok(Status::of_search(false, total))
+}
+
+/// Hands every solution of subproblem `i` to `each`.
+fn visit(
+    solver: &mut Solver<'_, String>,
+    subproblems: &[Vec<OptionId>],
+    i: usize,
+    each: &mut dyn FnMut(&[OptionId]),
+) -> anyhow::Result<()> {
+    solver.reset();
+    solver
+        .restrict(&subproblems[i])
+        .with_context(|| format!("subproblem {i} does not replay"))?;
+    solver.for_each(|s| {
+        each(s.options());
+        std::ops::ControlFlow::Continue(())
+    });
+    Ok(())
+}
+
+/// Runs `solve --mpi` on this rank: rank 0 prints every solution.
+pub fn solve(args: &SolveArgs, input: &Input) -> anyhow::Result<Status> {
+    let problem = &input.problem;
+    let universe = mpi::initialize().context("cannot start MPI (run under mpirun)")?;
+    let world = universe.world();
+    let (rank, size) = (world.rank(), world.size());
+    let engine: Engine = args.search.engine.into();
+    let workers = (size as usize).saturating_sub(1).max(1);
+    let mut subproblems = Vec::new();
+    let mut above = Vec::new();
+    let mut solver = Solver::new(problem).engine(engine);
+    let mut depth = 0;
+    loop {
+        subproblems.clear();
+        above.clear();
+        solver.reset();
+        solver.split(
+            depth,
+            |prefix| subproblems.push(prefix.to_vec()),
+            |solution| above.push(solution.to_vec()),
+        );
+        if subproblems.len() >= PER_WORKER * workers || subproblems.is_empty() || depth >= 64 {
+            break;
+        }
+        depth += 1;
+    }
+    let to_words = |options: &[OptionId]| {
+        options
+            .iter()
+            .map(|o| o.index() as u64)
+            .collect::<Vec<u64>>()
+    };
+    if rank != 0 {
+        let mut last = NONE;
+        loop {
+            world.process_at_rank(0).send_with_tag(&[last][..], REQUEST);
+            let (answer, _) = world.process_at_rank(0).receive_vec::<u64>();
+            let index = answer.first().copied().unwrap_or(NONE);
+            if index == NONE {
+                return Ok(Status::Success);
+            }
+            let root = world.process_at_rank(0);
+            visit(&mut solver, &subproblems, index as usize, &mut |options| {
+                root.send_with_tag(&to_words(options)[..], SOLUTION);
+            })?;
+            last = index;
+        }
+    }
+    let stdout = io::stdout();
+    let mut printer = Printer::new(io::BufWriter::new(stdout.lock()), args.format, input, None);
+    let mut found = 0u128;
+    let mut print = |options: Vec<OptionId>, found: &mut u128| -> anyhow::Result<()> {
+        *found += 1;
+        printer
+            .solution(&Solution::new(options))
+            .context("cannot write to standard output")
+    };
+    for s in &above {
+        print(s.clone(), &mut found)?;
+    }
+    if size == 1 {
+        for i in 0..subproblems.len() {
+            let mut batch = Vec::new();
+            visit(&mut solver, &subproblems, i, &mut |options| {
+                batch.push(options.to_vec())
+            })?;
+            for s in batch {
+                print(s, &mut found)?;
+            }
+        }
+    } else {
+        let mut next = 0usize;
+        let mut running = size as usize - 1;
+        while running > 0 {
+            let (message, status) = world.any_process().receive_vec::<u64>();
+            if status.tag() == SOLUTION {
+                let options = message.iter().map(|&o| OptionId::new(o as usize)).collect();
+                print(options, &mut found)?;
+                continue;
+            }
+            let worker = world.process_at_rank(status.source_rank());
+            if next < subproblems.len() {
+                worker.send(&[next as u64][..]);
+                next += 1;
+            } else {
+                worker.send(&[NONE][..]);
+                running -= 1;
+            }
+        }
+    }
+    printer
+        .finish()
+        .context("cannot write to standard output")?;
+    Ok(Status::of_search(false, found))
 }

@@ -17,6 +17,14 @@ use crate::search;
 pub fn run(args: &SolveArgs) -> anyhow::Result<Status> {
     let input = input::load(&args.problem.file, args.problem.input)?;
     super::print_warnings(&input);
+    if args.mpi {
+        #[cfg(feature = "mpi")]
+        return super::mpi::solve(args, &input);
+        #[cfg(not(feature = "mpi"))]
+        anyhow::bail!(
+            "--mpi needs exactly built with the `mpi` feature (cargo build --features mpi)"
+        );
+    }
     let threads = args.threads.map_or(1, |n| n as usize);
     if threads > 1 && super::scale::splittable(&args.search) {
         return super::scale::solve_threads(args, &input, threads);
