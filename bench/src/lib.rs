@@ -23,8 +23,9 @@ use std::time::{Duration, Instant};
 use exactly::{ItemKind, Problem};
 
 /// The instances measured unless others are asked for, fastest first.
-pub const DEFAULT_INSTANCES: [&str; 4] = [
+pub const DEFAULT_INSTANCES: [&str; 5] = [
     "queens-13",
+    "queens-14",
     "langford-12",
     "pentomino-6x10-symbreak",
     "pentomino-6x10",

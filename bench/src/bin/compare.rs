@@ -25,8 +25,8 @@ minimum time of N runs and the ratio best-peer-time / exactly-time.
   --runs N        runs per solver and instance, the minimum is reported (default 3)
   --solvers LIST  comma-separated subset of exactly,xcov,dlx (default: all)
   --dir DIR       where the .dlx files are (default: the repository's testdata/)
-  --all           every DIR/*.dlx, not only queens-13, langford-12,
-                  pentomino-6x10-symbreak and pentomino-6x10
+  --all           every DIR/*.dlx, not only queens-13, queens-14,
+                  langford-12, pentomino-6x10-symbreak and pentomino-6x10
   FILTER          only instances whose name contains one of these strings
 ";
 

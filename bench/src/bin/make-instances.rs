@@ -17,6 +17,7 @@ fn main() {
         .unwrap_or_else(exactly_bench::testdata_dir);
     let files = [
         ("queens-13", queens(13)),
+        ("queens-14", queens(14)),
         ("pentomino-6x10", pentominoes(6, 10, false)),
         ("pentomino-6x10-symbreak", pentominoes(6, 10, true)),
         ("langford-12", langford(12)),
@@ -40,7 +41,11 @@ fn main() {
 /// diagonals, those of length 1 omitted.
 fn queens(n: usize) -> String {
     let mut s = String::new();
-    let count = if n == 13 { " 73712 solutions." } else { "" };
+    let count = match n {
+        13 => " 73712 solutions.",
+        14 => " 365596 solutions.",
+        _ => "",
+    };
     writeln!(
         s,
         "| {n} queens: rows and columns in organ-pipe order, diagonals secondary.{count}"
@@ -48,7 +53,8 @@ fn queens(n: usize) -> String {
     .unwrap();
     let mut order = Vec::with_capacity(n);
     for k in 0..n {
-        // n/2, n/2-1, n/2+1, n/2-2, ... (for 13: 6 5 7 4 8 ...)
+        // n/2, n/2-1, n/2+1, n/2-2, ... (for 13: 6 5 7 4 8 ..., for 14: 7 6 8
+        // 5 9 ... 1 13 0)
         let half = (k + 1) / 2;
         let i = if k % 2 == 1 {
             n / 2 - half

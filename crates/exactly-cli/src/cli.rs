@@ -50,6 +50,10 @@ pub enum Command {
     /// Solve or count Langford pairs.
     #[command(after_help = EXIT_CODES)]
     Langford(LangfordArgs),
+    /// Solve or count a polyomino tiling (pieces and board from a file, or
+    /// built in).
+    #[command(after_help = EXIT_CODES)]
+    Polyomino(PolyominoArgs),
     /// Estimate the search tree's size and solutions by random probes.
     Estimate(EstimateArgs),
     /// Split a problem into subproblems for `count --plan --shard` (a plan).
@@ -112,6 +116,8 @@ pub enum GenKind {
         #[arg(long)]
         symbreak: bool,
     },
+    /// A polyomino tiling: pieces and board from a file, or built in.
+    Polyomino(PolyominoSpec),
 }
 
 /// Arguments of `exactly queens`.
@@ -137,6 +143,58 @@ pub struct LangfordArgs {
     /// Count each pairing and its reversal once.
     #[arg(long)]
     pub symbreak: bool,
+    /// Print only the number of solutions.
+    #[arg(long)]
+    pub count: bool,
+    #[command(flatten)]
+    pub search: SearchArgs,
+}
+
+/// The built-in piece sets of `--set`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum PieceSet {
+    /// The five free tetrominoes (I, L, O, S, T).
+    Tetrominoes,
+    /// The twelve free pentominoes, in Conway's names (O to Z).
+    Pentominoes,
+    /// The thirty-five free hexominoes.
+    Hexominoes,
+}
+
+/// What defines a polyomino tiling, for `exactly polyomino` and `exactly gen
+/// polyomino`.
+#[derive(Debug, Args)]
+pub struct PolyominoSpec {
+    /// Pieces and an optional board as ASCII art: blocks separated by blank
+    /// lines, each a header (a piece name and an optional number of copies,
+    /// or `board`) over a picture of '#' cells and '.' holes; lines starting
+    /// with '|' are comments. `-` reads standard input, as does no FILE
+    /// without --set.
+    #[arg(value_name = "FILE")]
+    pub file: Option<PathBuf>,
+
+    /// Use a built-in set of pieces (each once) instead of the file's pieces.
+    #[arg(long, value_enum, value_name = "SET")]
+    pub set: Option<PieceSet>,
+
+    /// Tile an R×C rectangle (e.g. 6x10) instead of the file's board.
+    #[arg(long, value_name = "RxC")]
+    pub board: Option<String>,
+
+    /// Allow rotations only, not turning pieces over.
+    #[arg(long)]
+    pub one_sided: bool,
+
+    /// Count each tiling once up to the board's symmetries.
+    #[arg(long)]
+    pub symbreak: bool,
+}
+
+/// Arguments of `exactly polyomino`.
+#[derive(Debug, Args)]
+pub struct PolyominoArgs {
+    #[command(flatten)]
+    pub spec: PolyominoSpec,
     /// Print only the number of solutions.
     #[arg(long)]
     pub count: bool,

@@ -72,3 +72,77 @@ fn solutions_print_in_the_puzzles_terms() {
     let (code, _) = exactly(&["gen", "pentomino", "6by10"], None);
     assert_eq!(code, 2);
 }
+
+#[test]
+fn polyomino_counts_built_in_sets() {
+    let args = [
+        "polyomino",
+        "--set",
+        "pentominoes",
+        "--board",
+        "3x20",
+        "--count",
+    ];
+    assert_eq!(first_line(&args), "8");
+    assert_eq!(first_line(&[&args[..], &["--symbreak"]].concat()), "2");
+    let (code, out) = exactly(
+        &["polyomino", "--set", "pentominoes", "--board", "3x20"],
+        None,
+    );
+    assert_eq!(code, 0);
+    let boards: Vec<&str> = out.split("\n\n").filter(|b| !b.trim().is_empty()).collect();
+    assert_eq!(boards.len(), 8);
+    for board in boards {
+        let rows: Vec<&str> = board.lines().collect();
+        assert_eq!(rows.len(), 3, "{board}");
+        assert!(rows.iter().all(|r| r.len() == 20), "{board}");
+        for piece in 'O'..='Z' {
+            assert_eq!(board.matches(piece).count(), 5, "{piece} in\n{board}");
+        }
+    }
+}
+
+/// Four kinds of tetromino, the L twice, in a 4x5 rectangle: 16 tilings, 4
+/// classes under the rectangle's 4 symmetries, 2 tilings with one-sided
+/// pieces (counts checked by a plain backtracking search over placements
+/// that shares no code with this project).
+#[test]
+fn polyomino_spec_file_counts_the_same_directly_and_through_gen() {
+    let file = "testdata/polyomino/tetromino-4x5.txt";
+    for (flags, want) in [
+        (&[][..], "16"),
+        (&["--symbreak"], "4"),
+        (&["--one-sided"], "2"),
+    ] {
+        let direct = first_line(&[&["polyomino", file, "--count"][..], flags].concat());
+        assert_eq!(direct, want, "polyomino {flags:?}");
+        let via_file = gen_then_count(&[&["gen", "polyomino", file][..], flags].concat());
+        assert_eq!(via_file, want, "gen polyomino {flags:?}");
+    }
+    let text = std::fs::read(common::root().join(file)).unwrap();
+    let (code, out) = exactly(&["polyomino", "-", "--limit", "1"], Some(&text));
+    assert_eq!(code, 0);
+    assert_eq!(out.lines().filter(|l| l.len() == 5).count(), 4, "{out}");
+}
+
+#[test]
+fn polyomino_errors_exit_2_with_file_line_and_column() {
+    let file = "testdata/polyomino/bad-picture.txt";
+    for args in [&["polyomino", file][..], &["gen", "polyomino", file]] {
+        let (status, out, err) = run(args, b"");
+        assert_eq!(status, Some(2), "{args:?}");
+        assert!(out.is_empty(), "{out}");
+        assert!(
+            err.contains(&format!("{file}:5:3: unexpected '?'")),
+            "{err}"
+        );
+    }
+    let (status, _, err) = run(&["polyomino", "--set", "tetrominoes"], b"");
+    assert_eq!(status, Some(2));
+    assert!(err.contains("no board"), "{err}");
+    let (status, _, _) = run(
+        &["polyomino", "--set", "tetrominoes", "--board", "4by5"],
+        b"",
+    );
+    assert_eq!(status, Some(2));
+}

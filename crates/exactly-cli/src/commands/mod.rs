@@ -21,6 +21,7 @@ pub fn run(command: &Command) -> anyhow::Result<Status> {
         Command::Gen(args) => puzzles::gen(args),
         Command::Queens(args) => puzzles::queens(args),
         Command::Langford(args) => puzzles::langford(args),
+        Command::Polyomino(args) => puzzles::polyomino(args),
         Command::Estimate(args) => scale::estimate(args),
         Command::Plan(args) => scale::plan(args),
         Command::Merge(args) => scale::merge(args),

@@ -1,15 +1,21 @@
-//! `exactly gen`, `exactly queens`, `exactly langford`: the puzzle front
-//! ends, either emitted as Knuth-format files or solved directly.
+//! `exactly gen`, `exactly queens`, `exactly langford`, `exactly
+//! polyomino`: the puzzle front ends, either emitted as Knuth-format files
+//! or solved directly.
 
 use std::io::{self, Write};
 use std::ops::ControlFlow;
+use std::path::Path;
 
-use anyhow::Context;
+use anyhow::{anyhow, Context};
 use exactly::{Problem, Solution, StopReason};
 use exactly_puzzles::{langford, polyomino, queens};
 
-use crate::cli::{GenArgs, GenKind, LangfordArgs, QueensArgs, QueensOrder, SearchArgs};
-use crate::report::Status;
+use crate::cli::{
+    GenArgs, GenKind, LangfordArgs, PieceSet, PolyominoArgs, PolyominoSpec, QueensArgs,
+    QueensOrder, SearchArgs,
+};
+use crate::input;
+use crate::report::{self, Status};
 use crate::search;
 
 fn queens_puzzle(n: usize, order: QueensOrder) -> anyhow::Result<queens::Queens> {
@@ -38,6 +44,57 @@ fn parse_rect(text: &str) -> anyhow::Result<(usize, usize)> {
     Ok((r, c))
 }
 
+/// The puzzle that `spec` describes: the file's pieces (or the built-in
+/// set) on the file's board (or the `--board` rectangle). Reads standard
+/// input when there is no file and no set; parse errors name the file, line
+/// and column.
+fn polyomino_puzzle(spec: &PolyominoSpec) -> anyhow::Result<polyomino::Puzzle> {
+    let parsed = match (&spec.file, spec.set) {
+        (None, Some(_)) => None,
+        (file, _) => {
+            let path = file.as_deref().unwrap_or(Path::new("-"));
+            let (name, bytes) = input::read_source(path)?;
+            let text = input::decode(&name, bytes)?;
+            let parsed = polyomino::parse(&text).map_err(|e| anyhow!("{}", e.with_file(&name)))?;
+            Some((name, parsed))
+        }
+    };
+    let pieces = match spec.set {
+        Some(PieceSet::Tetrominoes) => polyomino::tetrominoes(),
+        Some(PieceSet::Pentominoes) => polyomino::pentominoes(),
+        Some(PieceSet::Hexominoes) => polyomino::hexominoes(),
+        None => parsed
+            .as_ref()
+            .map(|(_, p)| p.pieces.clone())
+            .unwrap_or_default(),
+    };
+    let board = match (&spec.board, parsed) {
+        (Some(size), _) => {
+            let (r, c) = parse_rect(size)?;
+            polyomino::Board::rectangle(r, c)
+        }
+        (None, Some((_, polyomino::Spec { board: Some(b), .. }))) => b,
+        (None, Some((name, _))) => {
+            anyhow::bail!("{name}: no board: add a 'board' block or give --board RxC")
+        }
+        (None, None) => anyhow::bail!("no board: give --board RxC or a file with a board"),
+    };
+    if pieces.iter().all(|p| p.count() == 0) {
+        anyhow::bail!("no pieces: give a file with pieces or --set");
+    }
+    let area: usize = pieces.iter().map(|p| p.cells().len() * p.count()).sum();
+    if area != board.num_cells() {
+        report::message(&format!(
+            "warning: the pieces have {area} cells and the board {}, so there is no tiling",
+            board.num_cells()
+        ));
+    }
+    let mut puzzle = polyomino::Puzzle::new(pieces, board);
+    puzzle.one_sided = spec.one_sided;
+    puzzle.symbreak = spec.symbreak;
+    Ok(puzzle)
+}
+
 /// Runs `exactly gen`.
 pub fn gen(args: &GenArgs) -> anyhow::Result<Status> {
     let mut out = io::BufWriter::new(io::stdout().lock());
@@ -53,6 +110,7 @@ pub fn gen(args: &GenArgs) -> anyhow::Result<Status> {
             puzzle.symbreak = *symbreak;
             polyomino::write_dlx(&puzzle, &mut out)?
         }
+        GenKind::Polyomino(spec) => polyomino::write_dlx(&polyomino_puzzle(spec)?, &mut out)?,
     }
     out.flush().context("cannot write to standard output")?;
     Ok(Status::Success)
@@ -121,5 +179,14 @@ pub fn langford(args: &LangfordArgs) -> anyhow::Result<Status> {
     let problem = langford::encode(&puzzle)?;
     solve(&problem, args.count, &args.search, |s| {
         langford::decode(&problem, s).to_string()
+    })
+}
+
+/// Runs `exactly polyomino`.
+pub fn polyomino(args: &PolyominoArgs) -> anyhow::Result<Status> {
+    let puzzle = polyomino_puzzle(&args.spec)?;
+    let problem = polyomino::encode(&puzzle)?;
+    solve(&problem, args.count, &args.search, |s| {
+        polyomino::decode(&problem, s).to_string()
     })
 }
