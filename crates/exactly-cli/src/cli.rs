@@ -61,6 +61,13 @@ pub enum Command {
     /// Add up shard results, checking each subproblem was counted once.
     #[command(after_help = EXIT_CODES)]
     Merge(MergeArgs),
+    /// Find a minimum cover: the fewest options (or the cheapest, with
+    /// --weighted) covering every primary item at least once.
+    #[command(after_help = EXIT_CODES)]
+    Cover(CoverArgs),
+    /// Square destroyer: the fewest matchsticks to remove from an N×N grid
+    /// so that no square of any size is left.
+    Squares(SquaresArgs),
 }
 
 /// Item order for n-queens.
@@ -284,6 +291,16 @@ pub struct SolveArgs {
     #[arg(long, value_enum, value_name = "FORMAT", default_value_t = OutputFormat::Knuth)]
     pub format: OutputFormat,
 
+    /// Print one cheapest solution (option costs are the `|n` tokens), by
+    /// branch-and-bound; its cost comes first (`| cost N` in knuth format).
+    #[arg(long, conflicts_with = "best")]
+    pub min_cost: bool,
+
+    /// Print the K cheapest distinct solution costs, one solution each,
+    /// cheapest first.
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
+    pub best: Option<u64>,
+
     #[command(flatten)]
     pub search: SearchArgs,
 
@@ -411,6 +428,52 @@ pub struct VerifyArgs {
     /// Input format of the problem (see `exactly solve --help`).
     #[arg(long, value_enum, value_name = "FORMAT", default_value_t = InputFormat::Dlx)]
     pub input: InputFormat,
+}
+
+/// Arguments of `exactly cover`.
+#[derive(Debug, Args)]
+pub struct CoverArgs {
+    #[command(flatten)]
+    pub problem: ProblemArgs,
+
+    /// Find a cover with the fewest options (IDA*); the only mode so far.
+    #[arg(long, required = true)]
+    pub min: bool,
+
+    /// Minimize the sum of the options' costs (`|n`) instead of their number.
+    #[arg(long)]
+    pub weighted: bool,
+
+    /// Output format: the minimum on the first line, then the options
+    /// (knuth), or one JSON object with `cost` and `options`, or the
+    /// 0-based option indices on the second line.
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = OutputFormat::Knuth)]
+    pub format: OutputFormat,
+
+    #[command(flatten)]
+    pub search: SearchArgs,
+}
+
+/// Arguments of `exactly squares`.
+#[derive(Debug, Args)]
+pub struct SquaresArgs {
+    /// Grid size (squares per side), 1 to 10.
+    pub n: usize,
+
+    /// Matchsticks already missing, numbered from 1 as in POJ 1084:
+    /// row by row, each row of horizontal sticks followed by the vertical
+    /// ones below it.
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    pub removed: Vec<usize>,
+
+    /// Print statistics (nodes, IDA* iterations, time) on stderr.
+    #[arg(long)]
+    pub stats: bool,
+
+    /// Search without the IDA* estimate (plain iterative deepening), to
+    /// measure what the estimate saves.
+    #[arg(long)]
+    pub no_estimate: bool,
 }
 
 /// Parses a positive number of solutions.

@@ -28,19 +28,9 @@ pub fn solver<'p>(
     args: &SearchArgs,
     bar: &ProgressBar,
 ) -> Solver<'p, String> {
-    let mut limits = Limits::default();
-    if let Some(n) = args.limit {
-        limits = limits.max_solutions(u128::from(n));
-    }
-    if let Some(t) = args.timeout {
-        limits = limits.max_time(t);
-    }
-    if let Some(n) = args.max_nodes {
-        limits = limits.max_nodes(n);
-    }
     let mut solver = Solver::new(problem)
         .engine(args.engine.into())
-        .limits(limits);
+        .limits(limits(args));
     if let Some(seed) = args.seed {
         solver = solver.seed(seed);
     }
@@ -56,6 +46,21 @@ pub fn solver<'p>(
         solver = solver.on_progress(PROGRESS_INTERVAL, move |p| show_progress(&bar, p));
     }
     solver
+}
+
+/// The budgets of `args` (`--limit`, `--timeout`, `--max-nodes`).
+pub fn limits(args: &SearchArgs) -> Limits {
+    let mut limits = Limits::default();
+    if let Some(n) = args.limit {
+        limits = limits.max_solutions(u128::from(n));
+    }
+    if let Some(t) = args.timeout {
+        limits = limits.max_time(t);
+    }
+    if let Some(n) = args.max_nodes {
+        limits = limits.max_nodes(n);
+    }
+    limits
 }
 
 /// A progress bar that draws nothing until [`show_progress`] reveals it.
@@ -95,6 +100,25 @@ pub fn finish(
     args: &SearchArgs,
     expected: &[StopReason],
 ) -> bool {
+    let engine = match stats.engine {
+        Engine::Bits => "bits",
+        Engine::Cells => "cells",
+        _ => "links",
+    };
+    finish_named(bar, outcome, stats, args, expected, engine)
+}
+
+/// [`finish`] with the engine named in the statistics: the searches of
+/// `exactly::multi` (multiplicities, costs) and `exactly::mincover` name
+/// themselves.
+pub fn finish_named(
+    bar: &ProgressBar,
+    outcome: Outcome,
+    stats: &Stats,
+    args: &SearchArgs,
+    expected: &[StopReason],
+    engine: &str,
+) -> bool {
     bar.finish_and_clear();
     let stopped = match outcome {
         Outcome::Stopped(reason) if !expected.contains(&reason) => {
@@ -104,20 +128,25 @@ pub fn finish(
         _ => false,
     };
     if args.stats {
-        print_stats(stats);
+        print_stats(stats, engine);
     }
     stopped
 }
 
-fn print_stats(stats: &Stats) {
-    let engine = match stats.engine {
-        Engine::Bits => "bits",
-        Engine::Cells => "cells",
-        _ => "links",
-    };
+/// Rejects the options that only the exact-cover solver has.
+pub fn check_multi_args(args: &SearchArgs) -> anyhow::Result<()> {
+    if args.trace || args.seed.is_some() || args.engine != crate::cli::EngineArg::Auto {
+        anyhow::bail!(
+            "--trace, --seed and --engine apply to exact covers only, not to problems with multiplicities, costs or minimum covers"
+        );
+    }
+    Ok(())
+}
+
+fn print_stats(stats: &Stats, engine: &str) {
     report::line(&format!("engine: {engine}"));
     report::line(&format!("nodes: {}", stats.nodes));
-    if stats.engine != Engine::Bits {
+    if engine != "bits" {
         // Bitsets remove options wholesale and count no link updates.
         report::line(&format!("updates: {}", stats.updates));
     }

@@ -257,3 +257,16 @@ fn solve_on_threads_finds_the_same_solutions() {
         }
     }
 }
+
+#[test]
+fn splitting_commands_refuse_multiplicities() {
+    for args in [
+        &["estimate", "testdata/queens-dominate-8.dlx"][..],
+        &["plan", "testdata/queens-dominate-8.dlx"][..],
+        &["count", "--mpi", "testdata/queens-dominate-8.dlx"][..],
+    ] {
+        let (status, _, err) = run(args, b"");
+        assert_eq!(status, Some(2), "{args:?}");
+        assert!(err.contains("multiplicities"), "{args:?}: {err}");
+    }
+}

@@ -66,6 +66,7 @@
 pub mod langford;
 pub mod polyomino;
 pub mod queens;
+pub mod squares;
 
 /// Why a puzzle could not be encoded or written.
 #[derive(Debug, thiserror::Error)]

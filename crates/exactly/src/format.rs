@@ -70,8 +70,9 @@ pub enum ParseErrorKind {
     /// A malformed name.
     #[error("bad name '{0}': expected a run of non-blank characters without ':' or '|'")]
     BadName(String),
-    /// Multiplicity syntax `u|name` that this reader does not take.
-    #[error("multiplicity bounds ('{0}') are not supported; expected an item name")]
+    /// Malformed multiplicity bounds: `u|name` and `v:u|name` need decimal
+    /// numbers with `v <= u` and `u >= 1`, and only primary items take them.
+    #[error("bad multiplicity '{0}': expected 'u|name' or 'v:u|name' with 0 <= v <= u, u >= 1, on a primary item")]
     Multiplicity(String),
     /// A malformed cost token.
     #[error("bad cost '{0}': expected '|' followed by a non-negative integer")]
@@ -169,16 +170,27 @@ pub fn parse_dlx(text: &str) -> Result<Problem<String>, ParseError> {
             secondary = true;
             continue;
         }
-        if !is_valid_name(tok) {
-            let kind = if tok.contains('|')
-                && tok.split('|').next().is_some_and(|m| {
-                    !m.is_empty() && m.split(':').all(|d| d.bytes().all(|b| b.is_ascii_digit()))
-                }) {
-                ParseErrorKind::Multiplicity(tok.to_string())
-            } else {
-                ParseErrorKind::BadName(tok.to_string())
-            };
-            return Err(err(item_line_no, col, kind));
+        let (bounds, name) = match tok.rsplit_once('|') {
+            Some((m, name)) if !secondary => (Some(parse_bounds(m, tok)), name),
+            // Bounds on a secondary item.
+            Some((m, name)) if is_valid_name(name) && parse_bounds(m, tok).is_ok() => {
+                let kind = ParseErrorKind::Multiplicity(tok.to_string());
+                return Err(err(item_line_no, col, kind));
+            }
+            _ => (None, tok),
+        };
+        if !is_valid_name(name) {
+            return Err(err(
+                item_line_no,
+                col,
+                ParseErrorKind::BadName(tok.to_string()),
+            ));
+        }
+        if let Some(bounds) = bounds {
+            let (min, max) = bounds.map_err(|kind| err(item_line_no, col, kind))?;
+            b.primary_with_bounds(name, min, max)
+                .map_err(|e| err(item_line_no, col, e.into()))?;
+            continue;
         }
         let r = if secondary {
             b.secondary(tok)
@@ -250,8 +262,32 @@ pub fn parse_dlx(text: &str) -> Result<Problem<String>, ParseError> {
     b.build().map_err(|e| err(item_line_no, 1, e.into()))
 }
 
+/// Reads the `u` or `v:u` in front of `|name` on the item line.
+fn parse_bounds(m: &str, tok: &str) -> Result<(u32, u32), ParseErrorKind> {
+    let bad = || ParseErrorKind::Multiplicity(tok.to_string());
+    let number = |d: &str| -> Result<u32, ParseErrorKind> {
+        if d.is_empty() || !d.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(bad());
+        }
+        d.parse().map_err(|_| bad())
+    };
+    let (min, max) = match m.split_once(':') {
+        Some((v, u)) => (number(v)?, number(u)?),
+        None => {
+            let u = number(m)?;
+            (u, u)
+        }
+    };
+    if min > max || max == 0 {
+        return Err(bad());
+    }
+    Ok((min, max))
+}
+
 /// Writes a problem in Knuth's DLX format: one comment line, the item line,
-/// then one line per option (with `|n` when the option has a cost).
+/// then one line per option (with `|n` when the option has a cost). Primary
+/// items with multiplicities are written `u|name` (exactly `u` times) or
+/// `v:u|name`.
 ///
 /// ```
 /// let p = exactly::format::parse_dlx("a b | x\na x:0\nb\n")?;
@@ -275,11 +311,19 @@ pub fn write_dlx<L>(problem: &Problem<L>, out: &mut impl Write) -> io::Result<()
             .filter(move |&i| problem.item_kind(i) == kind)
             .map(|i| problem.item_name(i))
     };
-    for name in names(ItemKind::Primary) {
+    for item in problem
+        .item_ids()
+        .filter(|&i| problem.item_kind(i) == ItemKind::Primary)
+    {
         if !line.is_empty() {
             line.push(' ');
         }
-        line.push_str(name);
+        match problem.item_bounds(item) {
+            (1, 1) => {}
+            (min, max) if min == max => line.push_str(&format!("{max}|")),
+            (min, max) => line.push_str(&format!("{min}:{max}|")),
+        }
+        line.push_str(problem.item_name(item));
     }
     let mut secondary = names(ItemKind::Secondary).peekable();
     if secondary.peek().is_some() {
@@ -451,8 +495,40 @@ mod tests {
             (2, 5, ParseErrorKind::BadName(String::new()))
         );
         assert_eq!(
-            kind("2|a b\n"),
-            (1, 1, ParseErrorKind::Multiplicity("2|a".into()))
+            kind("a x|b\n"),
+            (1, 3, ParseErrorKind::Multiplicity("x|b".into()))
+        );
+        assert_eq!(
+            kind("a 3:2|b\n"),
+            (1, 3, ParseErrorKind::Multiplicity("3:2|b".into()))
+        );
+        assert_eq!(
+            kind("a 0|b\n"),
+            (1, 3, ParseErrorKind::Multiplicity("0|b".into()))
+        );
+        assert_eq!(
+            kind("a 1:|b\n"),
+            (1, 3, ParseErrorKind::Multiplicity("1:|b".into()))
+        );
+        assert_eq!(
+            kind("a 99999999999|b\n"),
+            (1, 3, ParseErrorKind::Multiplicity("99999999999|b".into()))
+        );
+        assert_eq!(
+            kind("a 2| b\n"),
+            (1, 3, ParseErrorKind::BadName("2|".into()))
+        );
+        assert_eq!(
+            kind("a | 2|x\n"),
+            (1, 5, ParseErrorKind::Multiplicity("2|x".into()))
+        );
+        assert_eq!(
+            kind("a | y|x\n"),
+            (1, 5, ParseErrorKind::BadName("y|x".into()))
+        );
+        assert_eq!(
+            kind("2|a 1:3|a\n"),
+            (1, 5, BuildError::DuplicateItem("a".into()).into())
         );
         assert_eq!(
             kind("a\na |x\n"),
@@ -473,6 +549,21 @@ mod tests {
         assert_eq!(again.num_options(), 2);
         assert_eq!(again.cost(crate::OptionId::new(0)), 5);
         assert_eq!(again.option_text(crate::OptionId::new(0)), "a x:r");
+    }
+
+    #[test]
+    fn dlx_reads_and_writes_multiplicities() {
+        let p = parse_dlx("2|a 0:3|b c | x\na b\nb c x\n").unwrap();
+        let bounds: Vec<_> = p.item_ids().map(|i| p.item_bounds(i)).collect();
+        assert_eq!(bounds, [(2, 2), (0, 3), (1, 1), (0, 1)]);
+        assert!(p.has_multiplicities());
+        let mut out = Vec::new();
+        write_dlx(&p, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.contains("\n2|a 0:3|b c | x\n"), "{text}");
+        let again = parse_dlx(&text).unwrap();
+        let again_bounds: Vec<_> = again.item_ids().map(|i| again.item_bounds(i)).collect();
+        assert_eq!(again_bounds, bounds);
     }
 
     #[test]

@@ -14,6 +14,14 @@
 //! under optional [`Limits`] (nodes, time, solutions, a cancel flag).
 //! [`verify`] checks any proposed solution independently of the search.
 //!
+//! Beyond exact cover: primary items with *multiplicities* (covered between
+//! `v` and `u` times) are searched by [`multi::MultiSolver`] ([`Solver`]
+//! reads every primary item as covered exactly once, so check
+//! [`Problem::has_multiplicities`] first); [`multi::CostSolver`] finds the
+//! cheapest solutions by the options' *costs*; [`mincover::MinCover`] finds
+//! the fewest (or cheapest) options covering every primary item at least
+//! once.
+//!
 //! ## Input format
 //!
 //! Knuth's DLX text format (see [`format`]): `|` starts a comment line; the
@@ -46,6 +54,8 @@ mod bits;
 mod cells;
 pub mod format;
 mod links;
+pub mod mincover;
+pub mod multi;
 pub mod parallel;
 mod problem;
 mod solver;

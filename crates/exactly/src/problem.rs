@@ -140,6 +140,18 @@ pub enum BuildError {
     /// The problem declares no items at all.
     #[error("the problem has no items")]
     NoItems,
+    /// Multiplicity bounds with `min > max` or `max == 0`.
+    #[error(
+        "bad multiplicity bounds {min}:{max} for item '{name}': need 0 <= min <= max and max >= 1"
+    )]
+    BadBounds {
+        /// The item's name.
+        name: String,
+        /// The lower bound given.
+        min: u32,
+        /// The upper bound given.
+        max: u32,
+    },
     /// More items, options or entries than 32-bit indices can address.
     #[error("the problem is too large for 32-bit indices")]
     TooLarge,
@@ -430,6 +442,40 @@ impl<L> ProblemBuilder<L> {
     /// Declares a primary item (covered exactly once).
     pub fn primary(&mut self, name: &str) -> Result<ItemId, BuildError> {
         self.add_item(name, ItemKind::Primary)
+    }
+
+    /// Declares a primary item that must be covered between `min` and `max`
+    /// times (Knuth's multiplicities, `min:max|name` in the DLX format).
+    ///
+    /// [`Solver`](crate::Solver) searches exact covers only: for a problem whose
+    /// [`has_multiplicities`](Problem::has_multiplicities) is true use
+    /// [`MultiSolver`](crate::multi::MultiSolver), which honours the bounds.
+    ///
+    /// ```
+    /// let mut b = exactly::ProblemBuilder::<()>::new();
+    /// let a = b.primary_with_bounds("a", 0, 2)?;
+    /// assert!(b.primary_with_bounds("b", 3, 2).is_err());
+    /// let p = b.build()?;
+    /// assert_eq!(p.item_bounds(a), (0, 2));
+    /// assert!(p.has_multiplicities());
+    /// # Ok::<(), exactly::BuildError>(())
+    /// ```
+    pub fn primary_with_bounds(
+        &mut self,
+        name: &str,
+        min: u32,
+        max: u32,
+    ) -> Result<ItemId, BuildError> {
+        if min > max || max == 0 {
+            return Err(BuildError::BadBounds {
+                name: name.to_string(),
+                min,
+                max,
+            });
+        }
+        let id = self.add_item(name, ItemKind::Primary)?;
+        self.items[id.index()].bounds = (min, max);
+        Ok(id)
     }
 
     /// Declares a secondary item (covered at most once, or by options that agree

@@ -14,6 +14,21 @@ fn round_trip(text: &str) {
             assert_eq!(again.option_text(o), problem.option_text(o));
             assert_eq!(again.cost(o), problem.cost(o));
         }
+        for i in problem.item_ids() {
+            assert_eq!(again.item_bounds(i), problem.item_bounds(i));
+        }
+        // The searches beyond exact cover take whatever parses.
+        let limits = exactly::Limits::default().max_nodes(2000);
+        let _ = exactly::multi::MultiSolver::new(&problem)
+            .limits(limits.clone())
+            .count();
+        let _ = exactly::multi::CostSolver::new(&problem)
+            .limits(limits.clone())
+            .best(3);
+        let _ = exactly::mincover::MinCover::new(&problem)
+            .weighted(true)
+            .limits(limits)
+            .solve();
     }
     let _ = parse_matrix(text);
 }
@@ -28,6 +43,11 @@ proptest! {
 
     #[test]
     fn dlx_like_text(text in "([abc|:0-9 x]{0,12}\n){0,8}") {
+        round_trip(&text);
+    }
+
+    #[test]
+    fn dlx_with_multiplicities(text in "([0-3]:[1-3]\\|a [1-2]\\|b c( \\| x)?\n)([abcx]( [abcx:0-9|]{1,3}){0,3}\n){0,8}") {
         round_trip(&text);
     }
 }

@@ -1,11 +1,13 @@
 //! One module per subcommand, each with a `run` that returns how it ended.
 
 mod count;
+mod cover;
 #[cfg(feature = "mpi")]
 mod mpi;
 mod puzzles;
 mod scale;
 mod solve;
+mod squares;
 mod verify;
 
 use crate::cli::Command;
@@ -21,6 +23,8 @@ pub fn run(command: &Command) -> anyhow::Result<Status> {
         Command::Gen(args) => puzzles::gen(args),
         Command::Queens(args) => puzzles::queens(args),
         Command::Langford(args) => puzzles::langford(args),
+        Command::Cover(args) => cover::min_cover(args),
+        Command::Squares(args) => squares::run(args),
         Command::Polyomino(args) => puzzles::polyomino(args),
         Command::Estimate(args) => scale::estimate(args),
         Command::Plan(args) => scale::plan(args),

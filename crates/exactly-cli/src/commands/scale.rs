@@ -308,9 +308,18 @@ pub fn count_threads(
     Ok(Status::of_search(stopped, total))
 }
 
+/// Refuses problems the exact-cover search would misread.
+fn exact_cover_only(input: &Input, command: &str) -> anyhow::Result<()> {
+    if input.problem.has_multiplicities() {
+        bail!("{command} handles exact covers only, not problems with multiplicities");
+    }
+    Ok(())
+}
+
 /// `exactly estimate`.
 pub fn estimate(args: &EstimateArgs) -> anyhow::Result<Status> {
     let input = input::load(&args.problem.file, args.problem.input)?;
+    exact_cover_only(&input, "estimate")?;
     let e = parallel::estimate(&input.problem, &[], args.probes, args.seed)?;
     let range = |mean: f64, error: f64| {
         format!(
@@ -331,6 +340,7 @@ pub fn estimate(args: &EstimateArgs) -> anyhow::Result<Status> {
 /// `exactly plan`.
 pub fn plan(args: &PlanArgs) -> anyhow::Result<Status> {
     let input = input::load(&args.problem.file, args.problem.input)?;
+    exact_cover_only(&input, "plan")?;
     let problem = &input.problem;
     let split = parallel::split(problem, Engine::Auto, args.cubes, MAX_DEPTH);
     let mut out = BufWriter::new(io::stdout().lock());

@@ -17,6 +17,9 @@ use crate::search;
 pub fn run(args: &SolveArgs) -> anyhow::Result<Status> {
     let input = input::load(&args.problem.file, args.problem.input)?;
     super::print_warnings(&input);
+    if args.min_cost || args.best.is_some() || input.problem.has_multiplicities() {
+        return super::cover::solve(args, &input);
+    }
     if args.mpi {
         #[cfg(feature = "mpi")]
         return super::mpi::solve(args, &input);

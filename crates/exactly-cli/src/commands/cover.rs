@@ -1,0 +1,218 @@
+//! Searches beyond exact cover: `solve` and `count` on problems with
+//! multiplicities, `solve --min-cost` and `--best K`, and `exactly cover --min`.
+
+use std::io::{self, BufWriter, IsTerminal, Write};
+use std::ops::ControlFlow;
+
+use anyhow::Context;
+use exactly::mincover::MinCover;
+use exactly::multi::{CostSolver, CostedSolution, MultiSolver};
+use exactly::StopReason;
+use serde::Serialize;
+
+use crate::cli::{CountArgs, CoverArgs, SolveArgs};
+use crate::input::Input;
+use crate::output::{OutputFormat, Printer};
+use crate::report::Status;
+use crate::search;
+
+/// `solve` on a problem with multiplicities, or with `--min-cost`/`--best`.
+pub fn solve(args: &SolveArgs, input: &Input) -> anyhow::Result<Status> {
+    search::check_multi_args(&args.search)?;
+    if args.mpi {
+        anyhow::bail!(
+            "--mpi applies to exact covers only, not to --min-cost, --best or multiplicities"
+        );
+    }
+    if args.min_cost || args.best.is_some() {
+        return solve_costs(args, input);
+    }
+    let bar = search::progress_bar();
+    let mut solver = MultiSolver::new(&input.problem).limits(search::limits(&args.search));
+    let stdout = io::stdout();
+    let flush_each = stdout.is_terminal().then(|| bar.clone());
+    let mut printer = Printer::new(
+        BufWriter::new(stdout.lock()),
+        args.format,
+        input,
+        flush_each,
+    );
+    let mut failed = None;
+    let outcome = solver.for_each(|solution| match printer.solution(solution) {
+        Ok(()) => ControlFlow::Continue(()),
+        Err(e) => {
+            failed = Some(e);
+            ControlFlow::Break(())
+        }
+    });
+    let flushed = printer.finish();
+    if let Some(e) = failed.or(flushed.err()) {
+        bar.finish_and_clear();
+        return Err(e).context("cannot write to standard output");
+    }
+    let stats = *solver.stats();
+    let stopped = search::finish_named(
+        &bar,
+        outcome,
+        &stats,
+        &args.search,
+        &[StopReason::SolutionLimit],
+        "multiplicities",
+    );
+    Ok(Status::of_search(stopped, stats.solutions))
+}
+
+#[derive(Serialize)]
+struct JsonCosted<'a> {
+    cost: u64,
+    options: Vec<&'a str>,
+    indices: Vec<usize>,
+}
+
+/// Writes one costed solution in `format`.
+fn write_costed(
+    out: &mut impl Write,
+    format: OutputFormat,
+    input: &Input,
+    best: &CostedSolution,
+    first: bool,
+) -> io::Result<()> {
+    let problem = &input.problem;
+    let options = best.solution.options();
+    let indices = || {
+        options
+            .iter()
+            .map(|&o| input.positions.get(o.index()).copied().unwrap_or(o.index()))
+    };
+    match format {
+        OutputFormat::Knuth => {
+            if !first {
+                writeln!(out)?;
+            }
+            writeln!(out, "| cost {}", best.cost)?;
+            for &o in options {
+                writeln!(out, "{}", problem.label(o))?;
+            }
+        }
+        OutputFormat::Json => {
+            let record = JsonCosted {
+                cost: best.cost,
+                options: options.iter().map(|&o| problem.label(o).as_str()).collect(),
+                indices: indices().collect(),
+            };
+            let json = serde_json::to_string(&record).map_err(io::Error::other)?;
+            writeln!(out, "{json}")?;
+        }
+        OutputFormat::Indices => {
+            let list: Vec<String> = indices().map(|i| i.to_string()).collect();
+            writeln!(out, "{}: {}", best.cost, list.join(" "))?;
+        }
+    }
+    Ok(())
+}
+
+/// `solve --min-cost` and `solve --best K`: the cheapest solutions by
+/// branch-and-bound, each printed with its cost.
+fn solve_costs(args: &SolveArgs, input: &Input) -> anyhow::Result<Status> {
+    let k = args
+        .best
+        .map_or(1, |k| usize::try_from(k).unwrap_or(usize::MAX));
+    let bar = search::progress_bar();
+    let mut solver = CostSolver::new(&input.problem).limits(search::limits(&args.search));
+    let (best, outcome) = solver.best(k);
+    let stats = *solver.stats();
+    let stopped = search::finish_named(&bar, outcome, &stats, &args.search, &[], "costs");
+    let mut out = BufWriter::new(io::stdout().lock());
+    for (n, b) in best.iter().enumerate() {
+        write_costed(&mut out, args.format, input, b, n == 0)
+            .context("cannot write to standard output")?;
+    }
+    out.flush().context("cannot write to standard output")?;
+    if stopped && !best.is_empty() {
+        crate::report::message("the costs printed are the best found before the search stopped");
+    }
+    Ok(Status::of_search(stopped, best.len() as u128))
+}
+
+/// `count` on a problem with multiplicities (one thread).
+pub fn count(args: &CountArgs, input: &Input) -> anyhow::Result<Status> {
+    search::check_multi_args(&args.search)?;
+    if args.plan.is_some() || args.checkpoint.is_some() || args.mpi {
+        anyhow::bail!("--plan, --checkpoint and --mpi apply to exact covers only, not to problems with multiplicities");
+    }
+    let bar = search::progress_bar();
+    let mut solver = MultiSolver::new(&input.problem).limits(search::limits(&args.search));
+    let count = solver.count();
+    let stopped = search::finish_named(
+        &bar,
+        count.outcome,
+        solver.stats(),
+        &args.search,
+        &[],
+        "multiplicities",
+    );
+    let mut out = io::stdout().lock();
+    writeln!(out, "{}", count.solutions)
+        .and_then(|()| out.flush())
+        .context("cannot write to standard output")?;
+    Ok(Status::of_search(stopped, count.solutions))
+}
+
+/// `exactly cover --min`: a minimum cover by IDA*. The first line of output
+/// is the minimum (number of options, or their total cost with
+/// `--weighted`), then the chosen options.
+pub fn min_cover(args: &CoverArgs) -> anyhow::Result<Status> {
+    search::check_multi_args(&args.search)?;
+    let input = crate::input::load(&args.problem.file, args.problem.input)?;
+    super::print_warnings(&input);
+    let bar = search::progress_bar();
+    let mut limits = search::limits(&args.search);
+    limits.solutions = None;
+    let mut solver = MinCover::new(&input.problem)
+        .weighted(args.weighted)
+        .limits(limits);
+    let (cover, outcome) = solver.solve();
+    let stats = *solver.stats();
+    let stopped = search::finish_named(&bar, outcome, &stats, &args.search, &[], "min-cover");
+    if args.search.stats {
+        crate::report::line(&format!("iterations: {}", solver.iterations()));
+    }
+    let Some(cover) = cover else {
+        if !stopped {
+            crate::report::message("no cover: some primary item is in no option");
+        }
+        return Ok(Status::of_search(stopped, 0));
+    };
+    let costed = CostedSolution {
+        cost: cover.cost,
+        solution: exactly::Solution::new(cover.options),
+    };
+    let mut out = BufWriter::new(io::stdout().lock());
+    let problem = &input.problem;
+    let written = match args.format {
+        OutputFormat::Json => write_costed(&mut out, args.format, &input, &costed, true),
+        OutputFormat::Knuth => writeln!(out, "{}", costed.cost).and_then(|()| {
+            costed
+                .solution
+                .options()
+                .iter()
+                .try_for_each(|&o| writeln!(out, "{}", problem.label(o)))
+        }),
+        OutputFormat::Indices => {
+            let list: Vec<String> = costed
+                .solution
+                .options()
+                .iter()
+                .map(|&o| {
+                    let i = input.positions.get(o.index()).copied().unwrap_or(o.index());
+                    i.to_string()
+                })
+                .collect();
+            writeln!(out, "{}\n{}", costed.cost, list.join(" "))
+        }
+    };
+    written
+        .and_then(|()| out.flush())
+        .context("cannot write to standard output")?;
+    Ok(Status::of_search(stopped, 1))
+}

@@ -1,0 +1,38 @@
+//! `exactly squares`: the square destroyer (POJ 1084).
+
+use std::io::{self, Write};
+
+use anyhow::Context;
+use exactly::mincover::MinCover;
+use exactly_puzzles::squares::{self, Squares};
+
+use crate::cli::SquaresArgs;
+use crate::report::{self, Status};
+
+/// Prints the fewest matchsticks to remove on the first line, then their
+/// numbers (an empty line when none is needed).
+pub fn run(args: &SquaresArgs) -> anyhow::Result<Status> {
+    let grid = Squares::with_removed(args.n, &args.removed)?;
+    let sticks = match squares::encode(&grid)? {
+        None => Vec::new(),
+        Some(problem) => {
+            let mut solver = MinCover::new(&problem).estimate(!args.no_estimate);
+            let (cover, _) = solver.solve();
+            if args.stats {
+                let s = solver.stats();
+                report::line(&format!("nodes: {}", s.nodes));
+                report::line(&format!("updates: {}", s.updates));
+                report::line(&format!("iterations: {}", solver.iterations()));
+                report::line(&format!("time: {:.6} s", s.elapsed.as_secs_f64()));
+            }
+            // Every square left has a stick, so a cover always exists.
+            cover.map_or_else(Vec::new, |c| squares::decode(&problem, &c))
+        }
+    };
+    let list: Vec<String> = sticks.iter().map(|k| k.to_string()).collect();
+    let mut out = io::stdout().lock();
+    writeln!(out, "{}\n{}", sticks.len(), list.join(" "))
+        .and_then(|()| out.flush())
+        .context("cannot write to standard output")?;
+    Ok(Status::Success)
+}

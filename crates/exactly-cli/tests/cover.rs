@@ -1,0 +1,127 @@
+//! The real binary on multiplicities, costs, minimum covers and the square
+//! destroyer.
+
+mod common;
+
+use common::run;
+
+const MULTI: &[u8] = b"2|a 0:1|b c\na b |3\na |1\na c |4\nc |2\na |5\n";
+
+#[test]
+fn count_and_solve_with_multiplicities() {
+    let (code, out, err) = run(&["count", "-"], MULTI);
+    assert_eq!((code, out.as_str(), err.as_str()), (Some(0), "6\n", ""));
+    let (code, out, _) = run(&["count", "testdata/queens-dominate-8.dlx"], b"");
+    assert_eq!((code, out.as_str()), (Some(0), "4860\n"));
+    let (code, out, _) = run(
+        &["solve", "--limit", "1", "--format", "indices", "-"],
+        MULTI,
+    );
+    assert_eq!((code, out.as_str()), (Some(0), "0 2\n"));
+    // Every solution printed passes the independent checker.
+    let (code, solutions, _) = run(
+        &["solve", "testdata/queens-dominate-8.dlx", "--limit", "50"],
+        b"",
+    );
+    assert_eq!(code, Some(0));
+    let path = std::env::temp_dir().join(format!("exactly-multi-{}.txt", std::process::id()));
+    std::fs::write(&path, solutions).unwrap();
+    let (code, _, err) = run(
+        &[
+            "verify",
+            "testdata/queens-dominate-8.dlx",
+            path.to_str().unwrap(),
+        ],
+        b"",
+    );
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(code, Some(0), "{err}");
+    // Options only the exact-cover solver has are refused, not ignored.
+    let (code, _, err) = run(&["count", "--engine", "links", "-"], MULTI);
+    assert_eq!(code, Some(2), "{err}");
+    let (code, out, _) = run(&["count", "-"], b"3|a\na\n");
+    assert_eq!((code, out.as_str()), (Some(1), "0\n"));
+}
+
+#[test]
+fn min_cost_and_best() {
+    let (code, out, _) = run(&["solve", "--min-cost", "--format", "json", "-"], MULTI);
+    assert_eq!(code, Some(0));
+    assert_eq!(
+        out,
+        "{\"cost\":5,\"options\":[\"a |1\",\"a c |4\"],\"indices\":[1,2]}\n"
+    );
+    let (code, out, _) = run(&["solve", "--best", "3", "-"], MULTI);
+    assert_eq!(code, Some(0));
+    assert_eq!(
+        out,
+        "| cost 5\na |1\na c |4\n\n| cost 6\na b |3\nc |2\na |1\n\n| cost 7\na b |3\na c |4\n"
+    );
+    let (code, out, _) = run(
+        &[
+            "solve",
+            "--min-cost",
+            "testdata/queens-10-costs.dlx",
+            "--format",
+            "indices",
+        ],
+        b"",
+    );
+    assert_eq!(code, Some(0));
+    assert!(out.starts_with("46: "), "{out}");
+    let (code, out, _) = run(&["solve", "--min-cost", "-"], b"a b\na\n");
+    assert_eq!((code, out.as_str()), (Some(1), ""));
+}
+
+#[test]
+fn minimum_cover() {
+    let (code, out, _) = run(&["cover", "--min", "testdata/queens-cover-8.dlx"], b"");
+    assert_eq!(code, Some(0));
+    assert_eq!(out.lines().next(), Some("5"));
+    assert_eq!(out.lines().count(), 6);
+    let text = b"a b c\na b |5\na |1\nb |1\nc |1\nb c |3\n";
+    let (_, out, _) = run(&["cover", "--min", "-"], text);
+    assert_eq!(out, "2\na b |5\nc |1\n");
+    let (_, out, _) = run(
+        &["cover", "--min", "--weighted", "--format", "json", "-"],
+        text,
+    );
+    assert!(out.starts_with("{\"cost\":3,"), "{out}");
+    let (code, _, err) = run(&["cover", "--min", "-"], b"a b\na\n");
+    assert_eq!(code, Some(1), "{err}");
+    let (code, _, err) = run(&["cover", "--min", "-"], b"a b\na\nzz\n");
+    assert_eq!(code, Some(2));
+    assert!(err.contains("<stdin>:3:1: unknown item 'zz'"), "{err}");
+}
+
+#[test]
+fn square_destroyer() {
+    for (n, want) in [("1", "1"), ("2", "3"), ("3", "6"), ("4", "9"), ("5", "14")] {
+        let (code, out, _) = run(&["squares", n], b"");
+        assert_eq!(code, Some(0));
+        assert_eq!(out.lines().next(), Some(want), "n = {n}");
+        assert_eq!(
+            out.lines().nth(1).unwrap().split(' ').count().to_string(),
+            want
+        );
+    }
+    let (code, out, _) = run(&["squares", "2", "--removed", "1,5"], b"");
+    assert_eq!((code, out.as_str()), (Some(0), "1\n9\n"));
+    let (code, out, _) = run(&["squares", "1", "--removed", "4"], b"");
+    assert_eq!((code, out.as_str()), (Some(0), "0\n\n"));
+    let (code, _, err) = run(&["squares", "2", "--removed", "13"], b"");
+    assert_eq!(code, Some(2));
+    assert!(err.contains("matchstick number"), "{err}");
+    let (code, _, _) = run(&["squares", "0"], b"");
+    assert_eq!(code, Some(2));
+}
+
+#[test]
+fn bad_multiplicities_name_line_and_column() {
+    let (code, _, err) = run(&["count", "-"], b"a 3:2|b\na b\n");
+    assert_eq!(code, Some(2));
+    assert!(
+        err.contains("<stdin>:1:3: bad multiplicity '3:2|b'"),
+        "{err}"
+    );
+}

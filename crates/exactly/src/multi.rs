@@ -1,0 +1,634 @@
+//! Multiplicities and costs: Knuth's Algorithm M (his DLX3 program) and the
+//! branch-and-bound of his DLX5, on one search over availability arrays.
+//!
+//! A primary item with bounds `(v, u)` must be covered by at least `v` and at
+//! most `u` chosen options; secondary items and colors behave as in
+//! [`Solver`](crate::Solver). [`Solver`](crate::Solver) itself searches exact
+//! covers only (it reads every primary item as `(1, 1)`), so for a problem
+//! whose [`has_multiplicities`](crate::Problem::has_multiplicities) is true use
+//! [`MultiSolver`] here.
+//!
+//! # The search
+//!
+//! A node picks an open primary item `i` with `c` covering options chosen so
+//! far, deficit `d = max(v − c, 0)` and `k` options still available. Its
+//! branches partition the solutions below it by *the first of `i`'s
+//! available options (in a fixed order) that the solution chooses*: branch
+//! `j` chooses option `j` and excludes options `1..j`; when `d = 0` a last
+//! branch excludes all `k`, closing `i`. When `d > 0` only the first
+//! `k − d + 1` options can come first, so the node has `θ = k − d + 1`
+//! branches, or `k + 1` when `d = 0`; the item with the smallest `θ` is chosen
+//! (ties: first declared), and `θ ≤ 0` is a dead end. Each set of options is
+//! therefore reached at most once, and a leaf where no open item has an
+//! available option and every deficit is zero is a solution.
+//!
+//! Choosing an option excludes it and, for each of its items, the options
+//! that can no longer join it: all the item's options once a primary item
+//! reaches its upper bound; for a secondary item, every other option when
+//! the option leaves it uncolored, or those giving it another color (or none)
+//! otherwise. Exclusions go on a trail and are undone by popping it.
+//!
+//! # Costs
+//!
+//! With an objective ([`CostSolver`]) options are tried cheapest first, and a
+//! node is cut when the cost so far plus an admissible lower bound reaches the
+//! best known cost: every primary item with deficit `d` is charged `d` times
+//! the smallest `cost(o) / p(o)` over its available options `o`, where `p(o)`
+//! is the number of primary items of `o`. A chosen option's cost is the sum of
+//! its shares over its primary items, so no completion costs less; the total
+//! is rounded up since costs are integers.
+//!
+//! ```
+//! // Cover `a` twice and `b` once with options {a}, {a b}, {a}, {b}.
+//! let p = exactly::format::parse_dlx("2|a b\na\na b\na\nb\n")?;
+//! let mut solver = exactly::multi::MultiSolver::new(&p);
+//! assert_eq!(solver.count().solutions, 3);
+//! # Ok::<(), exactly::format::ParseError>(())
+//! ```
+
+use std::ops::ControlFlow;
+use std::time::Instant;
+
+use crate::problem::{ColorId, ItemKind, OptionId, Problem};
+use crate::solver::{Count, Limits, Outcome, Solution, Stats, StopReason};
+
+/// How often (in nodes) the clock and the cancel flag are read.
+const CHECK_INTERVAL: u64 = 4096;
+
+/// One level of the search.
+#[derive(Clone, Copy, Debug)]
+struct Frame {
+    /// The item branched on.
+    item: u32,
+    /// Its candidate options are `branches[start..start + len]`.
+    start: usize,
+    len: usize,
+    /// Index of the next candidate to try.
+    next: usize,
+    /// The option chosen in the branch being explored, if any.
+    current: Option<u32>,
+    /// Whether the branch that chooses none of the candidates comes last.
+    none_allowed: bool,
+    /// Whether that branch has been entered.
+    none_done: bool,
+    /// Trail length when the level was entered.
+    base: usize,
+    /// Trail length once the candidates tried so far are excluded.
+    mark: usize,
+}
+
+/// What a visit of a solution tells the search.
+pub(crate) enum Visit {
+    /// Go on; with `Some(t)`, cut every node whose cost bound reaches `t`.
+    Continue(Option<u64>),
+    /// Stop the search.
+    Stop,
+}
+
+/// The search state shared by [`MultiSolver`] and [`CostSolver`].
+pub(crate) struct Search<'p, L> {
+    problem: &'p Problem<L>,
+    /// Per item: `(option, color)` pairs in `list[item_start[i]..item_start[i + 1]]`.
+    item_start: Vec<usize>,
+    list: Vec<(u32, ColorId)>,
+    /// The primary items.
+    primary: Vec<u32>,
+    /// Per option: its number of primary items.
+    primary_len: Vec<u32>,
+    available: Vec<bool>,
+    available_count: Vec<u32>,
+    covered: Vec<u32>,
+    trail: Vec<u32>,
+    chosen: Vec<OptionId>,
+    branches: Vec<u32>,
+    cost: u64,
+    /// Cut nodes whose bound reaches this cost.
+    threshold: Option<u64>,
+    /// Whether to use the lower bound (else only the cost so far is compared).
+    use_bound: bool,
+    limits: Limits,
+    pub(crate) stats: Stats,
+}
+
+impl<'p, L> Search<'p, L> {
+    /// Sets up the search; with `by_cost`, each item's options are tried
+    /// cheapest first.
+    pub(crate) fn new(problem: &'p Problem<L>, by_cost: bool) -> Self {
+        let n = problem.num_items();
+        let mut per_item: Vec<Vec<(u32, ColorId)>> = vec![Vec::new(); n];
+        let mut primary_len = Vec::with_capacity(problem.num_options());
+        for o in problem.option_ids() {
+            let mut p = 0;
+            for e in problem.option(o) {
+                per_item[e.item.index()].push((o.0, e.color));
+                if problem.item_kind(e.item) == ItemKind::Primary {
+                    p += 1;
+                }
+            }
+            primary_len.push(p);
+        }
+        let mut item_start = Vec::with_capacity(n + 1);
+        let mut list = Vec::with_capacity(problem.num_entries());
+        item_start.push(0);
+        for mut options in per_item {
+            if by_cost {
+                options.sort_by_key(|&(o, _)| (problem.cost(OptionId(o)), o));
+            }
+            list.extend(options);
+            item_start.push(list.len());
+        }
+        let available_count = (0..n)
+            .map(|i| (item_start[i + 1] - item_start[i]) as u32)
+            .collect();
+        let primary = problem
+            .item_ids()
+            .filter(|&i| problem.item_kind(i) == ItemKind::Primary)
+            .map(|i| i.0)
+            .collect();
+        Search {
+            problem,
+            item_start,
+            list,
+            primary,
+            primary_len,
+            available: vec![true; problem.num_options()],
+            available_count,
+            covered: vec![0; n],
+            trail: Vec::new(),
+            chosen: Vec::new(),
+            branches: Vec::new(),
+            cost: 0,
+            threshold: None,
+            use_bound: true,
+            limits: Limits::default(),
+            stats: Stats::default(),
+        }
+    }
+
+    pub(crate) fn set_limits(&mut self, limits: Limits) {
+        self.limits = limits;
+    }
+
+    pub(crate) fn set_bound(&mut self, on: bool) {
+        self.use_bound = on;
+    }
+
+    fn options_of(&self, item: u32) -> std::ops::Range<usize> {
+        self.item_start[item as usize]..self.item_start[item as usize + 1]
+    }
+
+    fn exclude(&mut self, o: u32) {
+        if !self.available[o as usize] {
+            return;
+        }
+        self.available[o as usize] = false;
+        for e in self.problem.option(OptionId(o)) {
+            self.available_count[e.item.index()] -= 1;
+        }
+        self.stats.updates += 1;
+        self.trail.push(o);
+    }
+
+    fn undo(&mut self, mark: usize) {
+        while self.trail.len() > mark {
+            let Some(o) = self.trail.pop() else { break };
+            self.available[o as usize] = true;
+            for e in self.problem.option(OptionId(o)) {
+                self.available_count[e.item.index()] += 1;
+            }
+        }
+    }
+
+    fn choose(&mut self, o: u32) {
+        let problem = self.problem;
+        self.exclude(o);
+        self.chosen.push(OptionId(o));
+        self.cost = self.cost.saturating_add(problem.cost(OptionId(o)));
+        for e in problem.option(OptionId(o)) {
+            let i = e.item.index();
+            let range = self.options_of(e.item.0);
+            if problem.item_kind(e.item) == ItemKind::Primary {
+                self.covered[i] += 1;
+                if self.covered[i] >= problem.item_bounds(e.item).1 {
+                    for k in range {
+                        self.exclude(self.list[k].0);
+                    }
+                }
+            } else {
+                for k in range {
+                    let (other, color) = self.list[k];
+                    if e.color.is_none() || color != e.color {
+                        self.exclude(other);
+                    }
+                }
+            }
+        }
+    }
+
+    fn unchoose(&mut self, o: u32) {
+        let problem = self.problem;
+        self.chosen.pop();
+        self.cost = self.cost.saturating_sub(problem.cost(OptionId(o)));
+        for e in problem.option(OptionId(o)) {
+            if problem.item_kind(e.item) == ItemKind::Primary {
+                self.covered[e.item.index()] -= 1;
+            }
+        }
+    }
+
+    /// Re-derives the counts from the flags and the chosen options, and the
+    /// flags from the trail (the `debug-checks` feature runs it after every
+    /// backtrack).
+    fn check(&self) {
+        let problem = self.problem;
+        let mut count = vec![0u32; problem.num_items()];
+        let mut covered = vec![0u32; problem.num_items()];
+        for o in problem.option_ids() {
+            let on_trail = self.trail.contains(&o.0);
+            assert_eq!(self.available[o.index()], !on_trail, "option {o:?}");
+            for e in problem.option(o) {
+                if self.available[o.index()] {
+                    count[e.item.index()] += 1;
+                }
+            }
+        }
+        for &o in &self.chosen {
+            for e in problem.option(o) {
+                if problem.item_kind(e.item) == ItemKind::Primary {
+                    covered[e.item.index()] += 1;
+                }
+            }
+        }
+        assert_eq!(count, self.available_count);
+        assert_eq!(covered, self.covered);
+    }
+
+    /// The admissible lower bound on the cost still to pay (see the module docs).
+    fn lower_bound(&self) -> u64 {
+        let problem = self.problem;
+        let mut sum = 0.0f64;
+        for &i in &self.primary {
+            let (min, _) = problem.item_bounds(crate::ItemId(i));
+            let d = min.saturating_sub(self.covered[i as usize]);
+            if d == 0 {
+                continue;
+            }
+            let mut best = f64::INFINITY;
+            for k in self.options_of(i) {
+                let o = self.list[k].0;
+                if self.available[o as usize] {
+                    let share = problem.cost(OptionId(o)) as f64
+                        / f64::from(self.primary_len[o as usize].max(1));
+                    best = best.min(share);
+                }
+            }
+            if best.is_finite() {
+                sum += f64::from(d) * best;
+            }
+        }
+        // Round up, after a margin for rounding errors that keeps it a bound.
+        let margin = sum * 1e-12 + 1e-9;
+        (sum - margin).max(0.0).ceil() as u64
+    }
+
+    /// The item to branch on, `Ok(None)` at a solution, `Err(())` at a dead end.
+    fn choose_item(&self) -> Result<Option<(u32, u32, bool)>, ()> {
+        let problem = self.problem;
+        let mut best: Option<(u32, u32, bool)> = None;
+        let mut best_theta = u32::MAX;
+        for &i in &self.primary {
+            let k = self.available_count[i as usize];
+            let (min, _) = problem.item_bounds(crate::ItemId(i));
+            let d = min.saturating_sub(self.covered[i as usize]);
+            if k < d {
+                return Err(());
+            }
+            if k == 0 {
+                continue;
+            }
+            let theta = if d > 0 { k - d + 1 } else { k + 1 };
+            if theta < best_theta {
+                best_theta = theta;
+                best = Some((i, if d > 0 { k - d + 1 } else { k }, d == 0));
+            }
+        }
+        Ok(best)
+    }
+
+    fn over_budget(&mut self, start: Instant) -> Option<StopReason> {
+        if self.limits.nodes.is_some_and(|n| self.stats.nodes >= n) {
+            return Some(StopReason::NodeLimit);
+        }
+        if self.stats.nodes % CHECK_INTERVAL == 0 {
+            if self.limits.time.is_some_and(|t| start.elapsed() >= t) {
+                return Some(StopReason::TimeLimit);
+            }
+            if let Some(flag) = &self.limits.cancel {
+                if flag.load(std::sync::atomic::Ordering::Relaxed) {
+                    return Some(StopReason::Cancelled);
+                }
+            }
+        }
+        None
+    }
+
+    /// Runs the whole search, calling `visit` with each solution and its cost.
+    pub(crate) fn run(&mut self, mut visit: impl FnMut(&[OptionId], u64) -> Visit) -> Outcome {
+        let start = Instant::now();
+        let outcome = self.run_inner(&mut visit, start);
+        self.stats.elapsed += start.elapsed();
+        outcome
+    }
+
+    fn run_inner(
+        &mut self,
+        visit: &mut impl FnMut(&[OptionId], u64) -> Visit,
+        start: Instant,
+    ) -> Outcome {
+        let mut stack: Vec<Frame> = Vec::new();
+        let mut enter = true;
+        loop {
+            if enter {
+                enter = false;
+                if let Some(reason) = self.over_budget(start) {
+                    return Outcome::Stopped(reason);
+                }
+                self.stats.nodes += 1;
+                self.stats.max_depth = self.stats.max_depth.max(self.chosen.len() as u32);
+                let cut = self.threshold.is_some_and(|t| {
+                    let lb = if self.use_bound {
+                        self.lower_bound()
+                    } else {
+                        0
+                    };
+                    self.cost.saturating_add(lb) >= t
+                });
+                if !cut {
+                    match self.choose_item() {
+                        Err(()) => {}
+                        Ok(None) => {
+                            self.stats.solutions += 1;
+                            match visit(&self.chosen, self.cost) {
+                                Visit::Stop => return Outcome::Stopped(StopReason::Caller),
+                                Visit::Continue(t) => {
+                                    if t.is_some() {
+                                        self.threshold = t;
+                                    }
+                                }
+                            }
+                            if self
+                                .limits
+                                .solutions
+                                .is_some_and(|n| self.stats.solutions >= n)
+                            {
+                                return Outcome::Stopped(StopReason::SolutionLimit);
+                            }
+                        }
+                        Ok(Some((item, tries, none_allowed))) => {
+                            let start_b = self.branches.len();
+                            for k in self.options_of(item) {
+                                let o = self.list[k].0;
+                                if self.available[o as usize] {
+                                    self.branches.push(o);
+                                }
+                            }
+                            let len = tries as usize;
+                            stack.push(Frame {
+                                item,
+                                start: start_b,
+                                len,
+                                next: 0,
+                                current: None,
+                                none_allowed,
+                                none_done: false,
+                                base: self.trail.len(),
+                                mark: self.trail.len(),
+                            });
+                        }
+                    }
+                }
+            }
+            // Advance the top level to its next branch, backing up as needed.
+            let Some(frame) = stack.last_mut() else {
+                return Outcome::Complete;
+            };
+            let mut frame = *frame;
+            if let Some(o) = frame.current.take() {
+                self.unchoose(o);
+                self.undo(frame.mark);
+                self.exclude(o);
+                frame.mark = self.trail.len();
+            }
+            if frame.next < frame.len {
+                let o = self.branches[frame.start + frame.next];
+                frame.next += 1;
+                frame.current = Some(o);
+                self.choose(o);
+                enter = true;
+            } else if frame.none_allowed && !frame.none_done {
+                // Every candidate is excluded by now: item `frame.item` is closed.
+                debug_assert_eq!(self.available_count[frame.item as usize], 0);
+                frame.none_done = true;
+                enter = true;
+            } else {
+                self.undo(frame.base);
+                self.branches.truncate(frame.start);
+                stack.pop();
+                if cfg!(feature = "debug-checks") {
+                    self.check();
+                }
+                continue;
+            }
+            if let Some(top) = stack.last_mut() {
+                *top = frame;
+            }
+        }
+    }
+}
+
+/// Searches problems with multiplicities (and secondary items and colors):
+/// every primary item is covered within its bounds. Each solution is a set
+/// of distinct options, found once.
+///
+/// ```
+/// use std::ops::ControlFlow;
+/// // `a` once or twice, `b` exactly once.
+/// let p = exactly::format::parse_dlx("1:2|a b\na\na b\nb\n")?;
+/// let mut found = Vec::new();
+/// let outcome = exactly::multi::MultiSolver::new(&p).for_each(|s| {
+///     found.push(s.sorted());
+///     ControlFlow::Continue(())
+/// });
+/// assert!(outcome.is_complete());
+/// assert_eq!(found.len(), 3); // {a b}, {a, b}, {a, a b}
+/// # Ok::<(), exactly::format::ParseError>(())
+/// ```
+pub struct MultiSolver<'p, L = String> {
+    search: Search<'p, L>,
+}
+
+impl<'p, L> MultiSolver<'p, L> {
+    /// A solver for `problem` (bounds `(1, 1)` everywhere give exact covers).
+    pub fn new(problem: &'p Problem<L>) -> Self {
+        MultiSolver {
+            search: Search::new(problem, false),
+        }
+    }
+
+    /// Sets budgets (nodes, time, solutions, cancel flag).
+    pub fn limits(mut self, limits: Limits) -> Self {
+        self.search.set_limits(limits);
+        self
+    }
+
+    /// Work done so far.
+    pub fn stats(&self) -> &Stats {
+        &self.search.stats
+    }
+
+    /// Counts the solutions.
+    ///
+    /// ```
+    /// let p = exactly::format::parse_dlx("0:1|a\na\n")?;
+    /// assert_eq!(exactly::multi::MultiSolver::new(&p).count().solutions, 2);
+    /// # Ok::<(), exactly::format::ParseError>(())
+    /// ```
+    pub fn count(&mut self) -> Count {
+        let mut solutions = 0u128;
+        let outcome = self.search.run(|_, _| {
+            solutions += 1;
+            Visit::Continue(None)
+        });
+        Count { solutions, outcome }
+    }
+
+    /// Visits every solution until `visit` breaks or a budget runs out.
+    pub fn for_each(&mut self, mut visit: impl FnMut(&Solution) -> ControlFlow<()>) -> Outcome {
+        self.search
+            .run(|options, _| match visit(&Solution::new(options.to_vec())) {
+                ControlFlow::Continue(()) => Visit::Continue(None),
+                ControlFlow::Break(()) => Visit::Stop,
+            })
+    }
+
+    /// The first solution, `Ok(None)` when there is none, or why the search
+    /// stopped before deciding.
+    ///
+    /// ```
+    /// let p = exactly::format::parse_dlx("2|a\na\n")?;
+    /// assert_eq!(exactly::multi::MultiSolver::new(&p).first(), Ok(None));
+    /// # Ok::<(), exactly::format::ParseError>(())
+    /// ```
+    pub fn first(&mut self) -> Result<Option<Solution>, StopReason> {
+        let mut found = None;
+        let outcome = self.search.run(|options, _| {
+            found = Some(Solution::new(options.to_vec()));
+            Visit::Stop
+        });
+        match (found, outcome) {
+            (Some(s), _) => Ok(Some(s)),
+            (None, Outcome::Complete) => Ok(None),
+            (None, Outcome::Stopped(reason)) => Err(reason),
+        }
+    }
+}
+
+/// A solution together with its cost (the sum of its options' costs).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CostedSolution {
+    /// The total cost.
+    pub cost: u64,
+    /// The chosen options.
+    pub solution: Solution,
+}
+
+/// Finds cheapest solutions by branch-and-bound (Knuth's DLX5 objective):
+/// the minimum of the sum of the chosen options' costs, over all solutions
+/// (multiplicities, secondary items and colors included).
+///
+/// ```
+/// let p = exactly::format::parse_dlx("a b\na b |5\na |1\nb |3\n")?;
+/// let mut solver = exactly::multi::CostSolver::new(&p);
+/// let (best, outcome) = solver.best(1);
+/// assert!(outcome.is_complete());
+/// assert_eq!(best[0].cost, 4);
+/// # Ok::<(), exactly::format::ParseError>(())
+/// ```
+pub struct CostSolver<'p, L = String> {
+    search: Search<'p, L>,
+}
+
+impl<'p, L> CostSolver<'p, L> {
+    /// A solver for `problem`, options tried cheapest first, with the bound on.
+    pub fn new(problem: &'p Problem<L>) -> Self {
+        CostSolver {
+            search: Search::new(problem, true),
+        }
+    }
+
+    /// Sets budgets (nodes, time, cancel flag; a solution budget is ignored).
+    pub fn limits(mut self, mut limits: Limits) -> Self {
+        limits.solutions = None;
+        self.search.set_limits(limits);
+        self
+    }
+
+    /// Turns the lower bound off (nodes are cut only when the cost so far
+    /// reaches the best known): for measuring what the bound saves.
+    ///
+    /// ```
+    /// let p = exactly::format::parse_dlx("a b\na |2\nb |2\na b |3\n")?;
+    /// let mut with = exactly::multi::CostSolver::new(&p);
+    /// let mut without = exactly::multi::CostSolver::new(&p).bound(false);
+    /// assert_eq!(with.best(1).0, without.best(1).0);
+    /// # Ok::<(), exactly::format::ParseError>(())
+    /// ```
+    pub fn bound(mut self, on: bool) -> Self {
+        self.search.set_bound(on);
+        self
+    }
+
+    /// Work done so far.
+    pub fn stats(&self) -> &Stats {
+        &self.search.stats
+    }
+
+    /// The `k` cheapest distinct solution costs, cheapest first, with one
+    /// solution each (the first found of that cost). When the outcome is not
+    /// complete the list holds the best found before the budget ran out.
+    pub fn best(&mut self, k: usize) -> (Vec<CostedSolution>, Outcome) {
+        let mut best: Vec<CostedSolution> = Vec::new();
+        if k == 0 {
+            return (best, Outcome::Complete);
+        }
+        let outcome = self.search.run(|options, cost| {
+            if !best.iter().any(|b| b.cost == cost) {
+                let at = best.partition_point(|b| b.cost < cost);
+                best.insert(
+                    at,
+                    CostedSolution {
+                        cost,
+                        solution: Solution::new(options.to_vec()),
+                    },
+                );
+                best.truncate(k);
+            }
+            let threshold = (best.len() == k).then(|| best[k - 1].cost);
+            Visit::Continue(threshold)
+        });
+        (best, outcome)
+    }
+
+    /// A cheapest solution, or `None` when there is none.
+    ///
+    /// ```
+    /// let p = exactly::format::parse_dlx("a\na |7\n")?;
+    /// let best = exactly::multi::CostSolver::new(&p).min_cost().0.unwrap();
+    /// assert_eq!(best.cost, 7);
+    /// # Ok::<(), exactly::format::ParseError>(())
+    /// ```
+    pub fn min_cost(&mut self) -> (Option<CostedSolution>, Outcome) {
+        let (mut best, outcome) = self.best(1);
+        (best.pop(), outcome)
+    }
+}

@@ -1,0 +1,301 @@
+//! Multiplicities and costs: `MultiSolver` and `CostSolver` against a
+//! reference that tries every subset of options (shares no code with them).
+
+use std::collections::BTreeSet;
+use std::ops::ControlFlow;
+
+use exactly::multi::{CostSolver, MultiSolver};
+use exactly::{verify, ColorId, Outcome, Problem, ProblemBuilder, Solver};
+use proptest::prelude::*;
+use proptest::test_runner::FileFailurePersistence;
+
+/// A problem as plain data: primary items with bounds, then secondary
+/// items; entries `(item, color)` with color 0 = none; a cost per option.
+#[derive(Clone, Debug)]
+struct Multi {
+    bounds: Vec<(u32, u32)>,
+    secondary: usize,
+    options: Vec<(Vec<(usize, u32)>, u64)>,
+}
+
+impl Multi {
+    fn to_problem(&self) -> Problem<usize> {
+        let mut b = ProblemBuilder::new();
+        let mut ids = Vec::new();
+        for (i, &(min, max)) in self.bounds.iter().enumerate() {
+            ids.push(b.primary_with_bounds(&format!("p{i}"), min, max).unwrap());
+        }
+        for i in 0..self.secondary {
+            ids.push(b.secondary(&format!("s{i}")).unwrap());
+        }
+        let colors: Vec<ColorId> = (0..=3)
+            .map(|c| {
+                if c == 0 {
+                    ColorId::NONE
+                } else {
+                    b.color(&format!("c{c}")).unwrap()
+                }
+            })
+            .collect();
+        for (k, (opt, cost)) in self.options.iter().enumerate() {
+            let entries: Vec<_> = opt
+                .iter()
+                .map(|&(i, c)| (ids[i], colors[c as usize]))
+                .collect();
+            b.add_option_with_cost(k, *cost, entries).unwrap();
+        }
+        b.build().unwrap()
+    }
+
+    /// Whether the options in `set` (a bit mask) form a solution.
+    fn is_solution(&self, set: u32) -> bool {
+        let p = self.bounds.len();
+        let n = p + self.secondary;
+        let mut times = vec![0u32; n];
+        let mut color: Vec<Option<u32>> = vec![None; n];
+        for (k, (opt, _)) in self.options.iter().enumerate() {
+            if set >> k & 1 == 0 {
+                continue;
+            }
+            if !opt.iter().any(|&(i, _)| i < p) {
+                return false; // dropped by the builder: never chosen
+            }
+            for &(i, c) in opt {
+                times[i] += 1;
+                if i >= p {
+                    if times[i] > 1 && (c == 0 || color[i] != Some(c)) {
+                        return false;
+                    }
+                    color[i] = Some(c);
+                }
+            }
+        }
+        self.bounds
+            .iter()
+            .zip(&times)
+            .all(|(&(min, max), &t)| min <= t && t <= max)
+    }
+
+    /// Every solution as a sorted list of option indices, with its cost.
+    fn all_solutions(&self) -> Vec<(Vec<usize>, u64)> {
+        let m = self.options.len();
+        (0u32..1 << m)
+            .filter(|&set| self.is_solution(set))
+            .map(|set| {
+                let opts: Vec<usize> = (0..m).filter(|&k| set >> k & 1 == 1).collect();
+                let cost = opts.iter().map(|&k| self.options[k].1).sum();
+                (opts, cost)
+            })
+            .collect()
+    }
+}
+
+/// Random problems: 1..=5 primary items with bounds in 0..=3, up to 3
+/// secondary items, up to 12 options of 1..=4 items with costs 0..=20.
+fn multi_problem() -> impl Strategy<Value = Multi> {
+    (1usize..=5, 0usize..=3, 0u32..=3).prop_flat_map(|(primary, secondary, colors)| {
+        let n = primary + secondary;
+        let bound = (0u32..=3, 0u32..=2).prop_map(|(min, extra)| (min, (min + extra).max(1)));
+        let entry = (0..n, 0..=colors);
+        let option = (prop::collection::vec(entry, 1..=4.min(n)), 0u64..=20);
+        (
+            prop::collection::vec(bound, primary),
+            prop::collection::vec(option, 0..=12),
+        )
+            .prop_map(move |(bounds, raw)| {
+                let options = raw
+                    .into_iter()
+                    .map(|(o, cost)| {
+                        let mut seen = Vec::new();
+                        let entries = o
+                            .into_iter()
+                            .filter(|&(i, _)| {
+                                let new = !seen.contains(&i);
+                                seen.push(i);
+                                new
+                            })
+                            .map(|(i, c)| (i, if i < primary { 0 } else { c }))
+                            .collect();
+                        (entries, cost)
+                    })
+                    .collect();
+                Multi {
+                    bounds,
+                    secondary,
+                    options,
+                }
+            })
+    })
+}
+
+fn label_set(problem: &Problem<usize>, options: &[exactly::OptionId]) -> Vec<usize> {
+    let mut v: Vec<usize> = options.iter().map(|&o| *problem.label(o)).collect();
+    v.sort_unstable();
+    v
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 2000,
+        failure_persistence: Some(Box::new(FileFailurePersistence::WithSource("regressions"))),
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn same_solution_sets(m in multi_problem()) {
+        let problem = m.to_problem();
+        let expected: BTreeSet<Vec<usize>> = m.all_solutions().into_iter().map(|(s, _)| s).collect();
+        let mut found = Vec::new();
+        let outcome = MultiSolver::new(&problem).for_each(|s| {
+            verify(&problem, s.options()).expect("solution verifies");
+            found.push(label_set(&problem, s.options()));
+            ControlFlow::Continue(())
+        });
+        prop_assert!(outcome.is_complete());
+        let set: BTreeSet<Vec<usize>> = found.iter().cloned().collect();
+        prop_assert_eq!(set.len(), found.len(), "a solution was found twice");
+        prop_assert_eq!(set, expected);
+    }
+
+    #[test]
+    fn cheapest_costs(m in multi_problem(), k in 1usize..=4) {
+        let problem = m.to_problem();
+        let mut costs: Vec<u64> = m.all_solutions().into_iter().map(|(_, c)| c).collect();
+        costs.sort_unstable();
+        costs.dedup();
+        costs.truncate(k);
+        for bound in [true, false] {
+            let (best, outcome) = CostSolver::new(&problem).bound(bound).best(k);
+            prop_assert!(outcome.is_complete());
+            let got: Vec<u64> = best.iter().map(|b| b.cost).collect();
+            prop_assert_eq!(&got, &costs);
+            for b in &best {
+                verify(&problem, b.solution.options()).expect("solution verifies");
+                let sum: u64 = b.solution.options().iter().map(|&o| problem.cost(o)).sum();
+                prop_assert_eq!(sum, b.cost);
+            }
+        }
+    }
+
+    #[test]
+    fn exact_bounds_agree_with_solver(m in multi_problem()) {
+        // All bounds 1:1: the plain exact-cover engine is the reference.
+        let mut m = m;
+        for b in &mut m.bounds {
+            *b = (1, 1);
+        }
+        let problem = m.to_problem();
+        prop_assert!(!problem.has_multiplicities());
+        let mut expected: Vec<Vec<usize>> = Solver::new(&problem)
+            .solutions()
+            .map(|s| label_set(&problem, s.options()))
+            .collect();
+        expected.sort();
+        let mut found = Vec::new();
+        MultiSolver::new(&problem).for_each(|s| {
+            found.push(label_set(&problem, s.options()));
+            ControlFlow::Continue(())
+        });
+        found.sort();
+        prop_assert_eq!(found, expected);
+    }
+}
+
+/// Five queens dominating the 8×8 board: every square occupied or attacked.
+/// Squares are primary items covered 1..=5 times, `q` is covered exactly
+/// five times (five queens), and each option also gives its row's secondary
+/// item one shared color, which exercises the color machinery (purifying)
+/// without changing the count.
+fn queens_dominate(n: usize, queens: u32) -> Problem<(usize, usize)> {
+    let mut b = ProblemBuilder::new();
+    let q = b.primary_with_bounds("q", queens, queens).unwrap();
+    let mut square = Vec::new();
+    for r in 0..n {
+        for c in 0..n {
+            square.push(
+                b.primary_with_bounds(&format!("{r}{c}"), 1, queens)
+                    .unwrap(),
+            );
+        }
+    }
+    let rows: Vec<_> = (0..n)
+        .map(|r| b.secondary(&format!("r{r}")).unwrap())
+        .collect();
+    let queen = b.color("queen").unwrap();
+    for (r, &row_item) in rows.iter().enumerate() {
+        for c in 0..n {
+            let mut entries = vec![(q, ColorId::NONE)];
+            for r2 in 0..n {
+                for c2 in 0..n {
+                    let (dr, dc) = (r.abs_diff(r2), c.abs_diff(c2));
+                    if dr == 0 || dc == 0 || dr == dc {
+                        entries.push((square[r2 * n + c2], ColorId::NONE));
+                    }
+                }
+            }
+            entries.push((row_item, queen));
+            b.add_option((r, c), entries).unwrap();
+        }
+    }
+    b.build().unwrap()
+}
+
+#[test]
+fn five_queens_dominate_the_chessboard() {
+    // Brute force on 5×5 with 3 queens as a check of the encoding, then
+    // the literature's 4860 for 8×8.
+    let small = queens_dominate(5, 3);
+    let mut brute = 0;
+    let cells: Vec<(usize, usize)> = (0..25).map(|k| (k / 5, k % 5)).collect();
+    for a in 0..25 {
+        for b in a + 1..25 {
+            for c in b + 1..25 {
+                let qs = [cells[a], cells[b], cells[c]];
+                let dominated = cells.iter().all(|&(r, col)| {
+                    qs.iter()
+                        .any(|&(qr, qc)| qr == r || qc == col || qr.abs_diff(r) == qc.abs_diff(col))
+                });
+                brute += u128::from(dominated);
+            }
+        }
+    }
+    assert_eq!(MultiSolver::new(&small).count().solutions, brute);
+    let board = queens_dominate(8, 5);
+    let count = MultiSolver::new(&board).count();
+    assert_eq!(count.outcome, Outcome::Complete);
+    assert_eq!(count.solutions, 4860);
+}
+
+#[test]
+fn limits_stop_the_search() {
+    let board = queens_dominate(8, 5);
+    let count = MultiSolver::new(&board)
+        .limits(exactly::Limits::default().max_nodes(100))
+        .count();
+    assert_eq!(
+        count.outcome,
+        Outcome::Stopped(exactly::StopReason::NodeLimit)
+    );
+    let count = MultiSolver::new(&board)
+        .limits(exactly::Limits::default().max_solutions(3))
+        .count();
+    assert_eq!(count.solutions, 3);
+}
+
+/// Files without multiplicities: the counts the exact-cover engine gets
+/// (from `testdata/golden.tsv` and the literature).
+#[test]
+fn exact_cover_files_count_the_same() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
+    for (file, want) in [
+        ("knuth-example.dlx", 1u128),
+        ("langford-11.dlx", 35584),
+        ("queens-13.dlx", 73712),
+    ] {
+        let text = std::fs::read_to_string(root.join(file)).unwrap();
+        let problem = exactly::format::parse_dlx(&text).unwrap();
+        let count = MultiSolver::new(&problem).count();
+        assert_eq!(count.solutions, want, "{file}");
+        assert_eq!(count.outcome, Outcome::Complete);
+    }
+}
