@@ -55,7 +55,7 @@ fn queens(n: usize) -> String {
     for k in 0..n {
         // n/2, n/2-1, n/2+1, n/2-2, ... (for 13: 6 5 7 4 8 ..., for 14: 7 6 8
         // 5 9 ... 1 13 0)
-        let half = (k + 1) / 2;
+        let half = k.div_ceil(2);
         let i = if k % 2 == 1 {
             n / 2 - half
         } else {

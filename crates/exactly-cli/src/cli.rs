@@ -61,6 +61,9 @@ pub enum Command {
     /// Add up shard results, checking each subproblem was counted once.
     #[command(after_help = EXIT_CODES)]
     Merge(MergeArgs),
+    /// Solve a batch of sudokus (4x4 to 64x64), one answer per puzzle.
+    #[command(after_help = SUDOKU_EXIT_CODES)]
+    Sudoku(SudokuArgs),
     /// Find a minimum cover: the fewest options (or the cheapest, with
     /// --weighted) covering every primary item at least once.
     #[command(after_help = EXIT_CODES)]
@@ -68,6 +71,67 @@ pub enum Command {
     /// Square destroyer: the fewest matchsticks to remove from an N×N grid
     /// so that no square of any size is left.
     Squares(SquaresArgs),
+}
+
+/// The exit statuses of `exactly sudoku`.
+pub const SUDOKU_EXIT_CODES: &str = "\
+Exit status:
+  0  every puzzle has a solution (unique, multiple, or solved with --first)
+  1  some puzzle has no solution
+  2  some record is not a valid puzzle (bad text, clashing givens), or usage";
+
+/// Output formats of `exactly sudoku`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SudokuFormat {
+    /// One line per record: the solution, or a line starting with the
+    /// verdict (`multiple COUNT SOLUTION`, `none`, `invalid: ERROR`).
+    Line,
+    /// The solution as a grid of lines, a blank line between records.
+    Grid,
+    /// One JSON object per record: line, verdict, solution, count, error.
+    Json,
+}
+
+/// Arguments of `exactly sudoku`.
+#[derive(Debug, Args)]
+pub struct SudokuArgs {
+    /// The puzzles; `-` or nothing reads standard input. One puzzle per
+    /// line, grids of lines separated by blank lines, or whitespace
+    /// separated numbers (0 empty); `#` starts a comment line.
+    #[arg(value_name = "FILE", default_value = "-")]
+    pub file: PathBuf,
+
+    /// Output format; by default each record is answered in its own style
+    /// (a line for a one-line puzzle, a grid for a grid).
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub format: Option<SudokuFormat>,
+
+    /// Count solutions up to N: 2 (the default) tells unique from multiple.
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = parse_limit)]
+    pub max_solutions: u64,
+
+    /// Stop at the first solution, without checking uniqueness (verdict
+    /// `solved`).
+    #[arg(long)]
+    pub first: bool,
+
+    /// Worker threads (default: all cores); the output keeps the input order.
+    #[arg(long, value_name = "N", value_parser = parse_threads)]
+    pub threads: Option<usize>,
+
+    /// Box shape RxC (R rows by C columns), for sides whose shape cannot be
+    /// inferred: perfect squares get square boxes, 6 gets 2x3, 8 2x4, 12 3x4.
+    #[arg(long = "box", value_name = "RxC")]
+    pub box_shape: Option<String>,
+
+    /// X-sudoku: each main diagonal must also hold every symbol once.
+    #[arg(long)]
+    pub diagonals: bool,
+
+    /// Jigsaw sudoku: regions replacing the boxes, from a file of n lines of
+    /// n labels (cells with the same label form a region), for every puzzle.
+    #[arg(long, value_name = "FILE")]
+    pub regions: Option<PathBuf>,
 }
 
 /// Item order for n-queens.
@@ -481,6 +545,16 @@ fn parse_limit(text: &str) -> Result<u64, String> {
     match text.trim().parse::<u64>() {
         Ok(n) if n > 0 => Ok(n),
         _ => Err(format!("expected a positive integer, found '{text}'")),
+    }
+}
+
+/// Parses a positive number of threads.
+fn parse_threads(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err(format!(
+            "expected a positive number of threads, found '{text}'"
+        )),
     }
 }
 

@@ -67,6 +67,7 @@ pub mod langford;
 pub mod polyomino;
 pub mod queens;
 pub mod squares;
+pub mod sudoku;
 
 /// Why a puzzle could not be encoded or written.
 #[derive(Debug, thiserror::Error)]

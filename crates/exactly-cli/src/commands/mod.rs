@@ -8,6 +8,7 @@ mod puzzles;
 mod scale;
 mod solve;
 mod squares;
+mod sudoku;
 mod verify;
 
 use crate::cli::Command;
@@ -23,6 +24,7 @@ pub fn run(command: &Command) -> anyhow::Result<Status> {
         Command::Gen(args) => puzzles::gen(args),
         Command::Queens(args) => puzzles::queens(args),
         Command::Langford(args) => puzzles::langford(args),
+        Command::Sudoku(args) => sudoku::run(args),
         Command::Cover(args) => cover::min_cover(args),
         Command::Squares(args) => squares::run(args),
         Command::Polyomino(args) => puzzles::polyomino(args),

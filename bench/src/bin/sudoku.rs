@@ -1,0 +1,246 @@
+//! Solves a file of 9×9 sudokus, one thread, with `exactly`'s sudoku front
+//! end, with the `dlx` crate given the same reduced encoding, and with the
+//! `sudoku` crate; prints puzzles per second for the first solution and for
+//! the uniqueness check (up to 2 solutions), and the ratios.
+//!
+//! ```text
+//! cargo run --release --bin sudoku -- [--runs N] [FILE]
+//! ```
+//!
+//! FILE defaults to `../shared/data/sudoku9/top95.txt` beside the
+//! repository. Every solver's answers are checked against `exactly`'s.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use exactly_puzzles::sudoku::{self, Grid, Verdict};
+
+const USAGE: &str = "usage: sudoku [--runs N] [FILE]";
+
+/// What one solver answers for one puzzle: the number of solutions found
+/// (at most the number asked for) and the first one.
+type Answer = (u64, Option<Vec<u8>>);
+
+/// The reduced encoding of the open part of a grid as integers: items
+/// numbered from 0 in the order `sudoku::encode` declares them, and each
+/// option's items and its (cell, value).
+struct Reduced {
+    num_items: usize,
+    options: Vec<Vec<u32>>,
+    placements: Vec<(usize, u8)>,
+}
+
+/// The same items and options as `sudoku::encode`, written independently.
+fn reduce(cells: &[u8]) -> Reduced {
+    let n = 9;
+    let box_of = |r: usize, c: usize| (r / 3) * 3 + c / 3;
+    let mut used = [0u16; 27];
+    for (i, &v) in cells.iter().enumerate() {
+        if v != 0 {
+            let bit = 1 << (v - 1);
+            used[i / n] |= bit;
+            used[n + i % n] |= bit;
+            used[2 * n + box_of(i / n, i % n)] |= bit;
+        }
+    }
+    let mut next = 0u32;
+    let mut cell_item = [u32::MAX; 81];
+    for (i, slot) in cell_item.iter_mut().enumerate() {
+        if cells[i] == 0 {
+            *slot = next;
+            next += 1;
+        }
+    }
+    let mut unit_item = [u32::MAX; 27 * 9];
+    for (u, &mask) in used.iter().enumerate() {
+        for v in 0..n {
+            if mask & (1 << v) == 0 {
+                unit_item[u * n + v] = next;
+                next += 1;
+            }
+        }
+    }
+    let mut options = Vec::new();
+    let mut placements = Vec::new();
+    for i in 0..81 {
+        if cells[i] != 0 {
+            continue;
+        }
+        let (r, c) = (i / n, i % n);
+        let b = box_of(r, c);
+        let excluded = used[r] | used[n + c] | used[2 * n + b];
+        for v in 0..n {
+            if excluded & (1 << v) == 0 {
+                options.push(vec![
+                    cell_item[i],
+                    unit_item[r * n + v],
+                    unit_item[(n + c) * n + v],
+                    unit_item[(2 * n + b) * n + v],
+                ]);
+                placements.push((i, v as u8 + 1));
+            }
+        }
+    }
+    Reduced {
+        num_items: next as usize,
+        options,
+        placements,
+    }
+}
+
+fn with_exactly(grid: &Grid, max: u64) -> Answer {
+    let answer = sudoku::solve(grid, max).expect("the puzzle is valid");
+    (answer.count, answer.solution.map(|g| g.cells().to_vec()))
+}
+
+fn with_dlx(cells: &[u8], max: u64) -> Answer {
+    use dlx::choose::{mrv_chooser, no_tiebreak, prefer_any};
+    use dlx::{OptOrder, Solver, Uint};
+    let reduced = reduce(cells);
+    if reduced.options.is_empty() {
+        // dlx asserts that there is at least one option.
+        return (u64::from(reduced.num_items == 0), Some(cells.to_vec()));
+    }
+    let os: Vec<Vec<Uint>> = reduced
+        .options
+        .iter()
+        .map(|o| o.iter().map(|&i| i as Uint).collect())
+        .collect();
+    let mut problem = dlx::x::make_problem(reduced.num_items as Uint, 0, &os, OptOrder::Seq);
+    let mut solver = Solver::new(&mut problem);
+    let mut chooser = mrv_chooser(prefer_any(), no_tiebreak());
+    let mut count = 0;
+    let mut first = None;
+    while count < max && solver.next_solution(&mut chooser) {
+        count += 1;
+        if first.is_none() {
+            let mut grid = cells.to_vec();
+            for &o in solver.fmt_solution() {
+                let (i, v) = reduced.placements[o as usize];
+                grid[i] = v;
+            }
+            first = Some(grid);
+        }
+    }
+    (count, first)
+}
+
+fn with_sudoku_crate(cells: &[u8], max: u64) -> Answer {
+    let s = ::sudoku::Sudoku::from_bytes_slice(cells).expect("81 cells");
+    if max == 1 {
+        let first = s.some_solution().map(|s| s.to_bytes().to_vec());
+        (u64::from(first.is_some()), first)
+    } else {
+        let all = s.solutions_up_to(max as usize);
+        let first = all.first().map(|s| s.to_bytes().to_vec());
+        (all.len() as u64, first)
+    }
+}
+
+/// The best of `runs` timings of solving every puzzle; the answers of the
+/// last run.
+fn time(runs: usize, mut solve_all: impl FnMut() -> Vec<Answer>) -> (Duration, Vec<Answer>) {
+    let mut best = Duration::MAX;
+    let mut answers = Vec::new();
+    for _ in 0..runs {
+        let start = Instant::now();
+        answers = solve_all();
+        best = best.min(start.elapsed());
+    }
+    (best, answers)
+}
+
+fn main() -> ExitCode {
+    let mut runs = 3;
+    let mut file =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/sudoku9/top95.txt");
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--runs" => match args.next().and_then(|n| n.parse().ok()).filter(|&n| n > 0) {
+                Some(n) => runs = n,
+                None => {
+                    eprintln!("--runs needs a positive number\n{USAGE}");
+                    return ExitCode::from(2);
+                }
+            },
+            "-h" | "--help" => {
+                println!("{USAGE}");
+                return ExitCode::SUCCESS;
+            }
+            _ => file = PathBuf::from(arg),
+        }
+    }
+    let text = match std::fs::read_to_string(&file) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("sudoku: cannot read {}: {e}", file.display());
+            return ExitCode::from(2);
+        }
+    };
+    let mut grids = Vec::new();
+    for record in sudoku::parse(&text, None) {
+        match record.puzzle {
+            Ok(p) if p.grid.size() == 9 => grids.push(p.grid),
+            Ok(_) => eprintln!("sudoku: line {}: not 9x9, skipped", record.line),
+            Err(e) => eprintln!("sudoku: {}: {e}, skipped", record.line),
+        }
+    }
+    println!(
+        "{}: {} puzzles, best of {runs} runs, one thread",
+        file.display(),
+        grids.len()
+    );
+    println!(
+        "{:<12} {:>14} {:>14} {:>14} {:>8} {:>8}",
+        "measure", "exactly", "dlx", "sudoku", "x/dlx", "x/sudoku"
+    );
+    let mut ok = true;
+    for (name, max) in [("first", 1u64), ("unique", 2)] {
+        let (t_x, a_x) = time(runs, || {
+            grids.iter().map(|g| with_exactly(g, max)).collect()
+        });
+        let (t_d, a_d) = time(runs, || {
+            grids.iter().map(|g| with_dlx(g.cells(), max)).collect()
+        });
+        let (t_s, a_s) = time(runs, || {
+            grids
+                .iter()
+                .map(|g| with_sudoku_crate(g.cells(), max))
+                .collect()
+        });
+        for (i, grid) in grids.iter().enumerate() {
+            let (count, first) = &a_x[i];
+            let verdict = sudoku::solve(grid, max).map(|a| a.verdict);
+            let unique = matches!(verdict, Ok(Verdict::Unique));
+            for (peer, answers) in [("dlx", &a_d), ("sudoku", &a_s)] {
+                let (c, f) = &answers[i];
+                // Only a unique solution must be the same grid.
+                if c != count || (unique && f != first) {
+                    eprintln!(
+                        "{name}: puzzle {} differs: exactly {count}, {peer} {c}",
+                        i + 1
+                    );
+                    ok = false;
+                }
+            }
+        }
+        let rate = |t: Duration| grids.len() as f64 / t.as_secs_f64();
+        let (r_x, r_d, r_s) = (rate(t_x), rate(t_d), rate(t_s));
+        println!(
+            "{:<12} {:>12.0}/s {:>12.0}/s {:>12.0}/s {:>7.2}x {:>7.2}x",
+            name,
+            r_x,
+            r_d,
+            r_s,
+            r_x / r_d,
+            r_x / r_s
+        );
+    }
+    if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}

@@ -1,0 +1,293 @@
+//! `exactly sudoku`: solves a batch of sudokus, in parallel, and answers
+//! each record in the input's order and style.
+
+use std::io::{self, Write};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+use anyhow::Context;
+use exactly_puzzles::sudoku::{
+    self, Answer, Layout, Puzzle, Regions, Rules, Shape, Style, SudokuError, Verdict,
+};
+
+use crate::cli::{SudokuArgs, SudokuFormat};
+use crate::input;
+use crate::report::{self, Status};
+
+/// A record's answer, or why it has none.
+type Outcome = Result<(Puzzle, Answer), SudokuError>;
+
+/// Parses `RxC` into a box shape.
+fn parse_box(text: &str) -> anyhow::Result<Shape> {
+    let (r, c) = text
+        .split_once(['x', 'X'])
+        .with_context(|| format!("--box: expected RxC such as 2x5, found '{text}'"))?;
+    let r: usize = r
+        .trim()
+        .parse()
+        .with_context(|| format!("--box: bad row count '{r}'"))?;
+    let c: usize = c
+        .trim()
+        .parse()
+        .with_context(|| format!("--box: bad column count '{c}'"))?;
+    Shape::new(r, c).context("--box")
+}
+
+/// Solves every record on `threads` threads; answers in record order.
+fn solve_all(
+    records: Vec<sudoku::Record>,
+    max: u64,
+    rules: &Rules,
+    threads: usize,
+) -> Vec<(usize, Outcome)> {
+    let jobs: Vec<(usize, Result<Puzzle, SudokuError>)> =
+        records.into_iter().map(|r| (r.line, r.puzzle)).collect();
+    let solve = |job: &(usize, Result<Puzzle, SudokuError>)| -> Outcome {
+        let puzzle = job.1.clone()?;
+        let answer = sudoku::solve_with(&puzzle.grid, max, rules)?;
+        Ok((puzzle, answer))
+    };
+    let threads = threads.clamp(1, jobs.len().max(1));
+    if threads == 1 {
+        return jobs.iter().map(|j| (j.0, solve(j))).collect();
+    }
+    // Workers take small batches in turn, so slow puzzles do not leave one
+    // thread with all the work.
+    const BATCH: usize = 8;
+    let next = AtomicUsize::new(0);
+    let done: Mutex<Vec<(usize, Outcome)>> = Mutex::new(Vec::with_capacity(jobs.len()));
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| loop {
+                let start = next.fetch_add(BATCH, Ordering::Relaxed);
+                if start >= jobs.len() {
+                    break;
+                }
+                let end = (start + BATCH).min(jobs.len());
+                let batch: Vec<(usize, Outcome)> =
+                    (start..end).map(|i| (i, solve(&jobs[i]))).collect();
+                if let Ok(mut done) = done.lock() {
+                    done.extend(batch);
+                }
+            });
+        }
+    });
+    let mut done = done.into_inner().unwrap_or_default();
+    done.sort_unstable_by_key(|(i, _)| *i);
+    done.into_iter().map(|(i, o)| (jobs[i].0, o)).collect()
+}
+
+/// The error of an invalid record, with its line when the error has none.
+fn error_text(line: usize, error: &SudokuError) -> String {
+    match error {
+        SudokuError::Parse { .. } => error.to_string(),
+        _ => format!("line {line}: {error}"),
+    }
+}
+
+/// A solution on one line, in the record's symbols.
+fn one_line(style: Style, grid: &sudoku::Grid) -> String {
+    let style = Style {
+        layout: Layout::Line,
+        ..style
+    };
+    style.format(grid).trim_end().to_string()
+}
+
+/// A solution as a grid of lines, in the record's symbols.
+fn as_grid(style: Style, grid: &sudoku::Grid) -> String {
+    let layout = match style.layout {
+        Layout::Line => Layout::Grid,
+        other => other,
+    };
+    Style { layout, ..style }.format(grid)
+}
+
+/// The verdict word and solution count of an outcome.
+fn verdict(outcome: &Outcome) -> (&'static str, u64) {
+    match outcome {
+        Ok((_, a)) => (a.verdict.word(), a.count),
+        Err(_) => ("invalid", 0),
+    }
+}
+
+/// Writes one record as a line: the solution, or the verdict first.
+fn write_line(out: &mut impl Write, line: usize, outcome: &Outcome) -> io::Result<()> {
+    match outcome {
+        Ok((p, a)) => match (&a.solution, a.verdict) {
+            (Some(g), Verdict::Multiple) => {
+                writeln!(out, "multiple {} {}", a.count, one_line(p.style, g))
+            }
+            (Some(g), _) => writeln!(out, "{}", one_line(p.style, g)),
+            (None, v) => writeln!(out, "{}", v.word()),
+        },
+        Err(e) => writeln!(out, "invalid: {}", error_text(line, e)),
+    }
+}
+
+/// Writes one record as a grid: the solution, after a verdict line unless
+/// it is the only one.
+fn write_grid(out: &mut impl Write, line: usize, outcome: &Outcome) -> io::Result<()> {
+    match outcome {
+        Ok((p, a)) => {
+            if a.verdict == Verdict::Multiple {
+                writeln!(out, "multiple {}", a.count)?;
+            } else if a.solution.is_none() {
+                writeln!(out, "{}", a.verdict.word())?;
+            }
+            match &a.solution {
+                Some(g) => write!(out, "{}", as_grid(p.style, g)),
+                None => Ok(()),
+            }
+        }
+        Err(e) => writeln!(out, "invalid: {}", error_text(line, e)),
+    }
+}
+
+/// The JSON object of one record, fields in this order.
+#[derive(serde::Serialize)]
+struct JsonRecord {
+    line: usize,
+    verdict: &'static str,
+    solution: Option<String>,
+    count: u64,
+    error: Option<String>,
+}
+
+/// Writes one record as a JSON object on one line.
+fn write_json(out: &mut impl Write, line: usize, outcome: &Outcome) -> io::Result<()> {
+    let (word, count) = verdict(outcome);
+    let solution = match outcome {
+        Ok((p, a)) => a.solution.as_ref().map(|g| one_line(p.style, g)),
+        Err(_) => None,
+    };
+    let error = outcome.as_ref().err().map(|e| error_text(line, e));
+    let object = JsonRecord {
+        line,
+        verdict: word,
+        solution,
+        count,
+        error,
+    };
+    let text = serde_json::to_string(&object).map_err(io::Error::other)?;
+    writeln!(out, "{text}")
+}
+
+/// Runs `exactly sudoku`.
+pub fn run(args: &SudokuArgs) -> anyhow::Result<Status> {
+    let mut shape = args.box_shape.as_deref().map(parse_box).transpose()?;
+    let regions = match &args.regions {
+        Some(path) => {
+            let (name, bytes) = input::read_source(path)?;
+            let text = input::decode(&name, bytes)?;
+            let regions = Regions::parse(&text).with_context(|| name.clone())?;
+            // The regions replace the boxes: any shape of the right side will do.
+            let n = regions.size();
+            shape = shape.or_else(|| Shape::infer(n)).or(Shape::new(1, n).ok());
+            Some(regions)
+        }
+        None => None,
+    };
+    let (name, bytes) = input::read_source(&args.file)?;
+    let text = input::decode(&name, bytes)?;
+    let start = Instant::now();
+    let records = sudoku::parse(&text, shape);
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let max = if args.first { 1 } else { args.max_solutions };
+    let rules = Rules::default().diagonals(args.diagonals).regions(regions);
+    let outcomes = solve_all(records, max, &rules, threads);
+    let elapsed = start.elapsed();
+
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    let mut previous_grid: Option<bool> = None;
+    let mut tally = [0usize; 5];
+    for (line, outcome) in &outcomes {
+        let (word, _) = verdict(outcome);
+        let slot = ["unique", "multiple", "solved", "none", "invalid"]
+            .iter()
+            .position(|w| *w == word)
+            .unwrap_or(4);
+        tally[slot] += 1;
+        let grid = match args.format {
+            Some(SudokuFormat::Json) => {
+                write_json(&mut out, *line, outcome)?;
+                continue;
+            }
+            Some(SudokuFormat::Line) => false,
+            Some(SudokuFormat::Grid) => true,
+            None => !matches!(outcome, Ok((p, _)) if p.style.layout == Layout::Line),
+        };
+        // A blank line between records when either is a grid.
+        if previous_grid.is_some_and(|p| p || grid) {
+            writeln!(out)?;
+        }
+        previous_grid = Some(grid);
+        if grid {
+            write_grid(&mut out, *line, outcome)?;
+        } else {
+            write_line(&mut out, *line, outcome)?;
+        }
+    }
+    out.flush().context("cannot write to standard output")?;
+
+    let total = outcomes.len();
+    let rate = total as f64 / elapsed.as_secs_f64().max(1e-9);
+    let plural = |k: usize| if k == 1 { "" } else { "s" };
+    let used = threads.min(total.max(1));
+    let mut summary = format!(
+        "{total} puzzle{}: {} unique, {} multiple",
+        plural(total),
+        tally[0],
+        tally[1]
+    );
+    if tally[2] > 0 {
+        summary.push_str(&format!(", {} solved", tally[2]));
+    }
+    summary.push_str(&format!(
+        ", {} none, {} invalid; {:.3} s, {:.*} puzzles/s on {used} thread{}",
+        tally[3],
+        tally[4],
+        elapsed.as_secs_f64(),
+        if rate < 10.0 { 3 } else { 0 },
+        rate,
+        plural(used)
+    ));
+    report::message(&summary);
+    anyhow::ensure!(
+        tally[4] == 0,
+        "{name}: {} of {total} records are invalid",
+        tally[4]
+    );
+    Ok(if tally[3] > 0 {
+        Status::NoSolution
+    } else {
+        Status::Success
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn box_shapes() {
+        assert_eq!(parse_box("2x5").unwrap(), Shape::new(2, 5).unwrap());
+        assert!(parse_box("2by5").is_err());
+        assert!(parse_box("0x5").is_err());
+        assert!(parse_box("9x9").is_err());
+    }
+
+    #[test]
+    fn threads_keep_the_order() {
+        let text = "1.3.\n..1.\n.1..\n2.4.\n\n".repeat(40) + "11..............\n";
+        let one = solve_all(sudoku::parse(&text, None), 2, &Rules::default(), 1);
+        let four = solve_all(sudoku::parse(&text, None), 2, &Rules::default(), 4);
+        assert_eq!(one.len(), 41);
+        let lines = |v: &[(usize, Outcome)]| v.iter().map(|(l, _)| *l).collect::<Vec<_>>();
+        assert_eq!(lines(&one), lines(&four));
+        assert!(four[40].1.is_err());
+    }
+}
