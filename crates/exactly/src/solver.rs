@@ -113,6 +113,9 @@ enum Backend {
     Links(Links),
     /// Only while a search runs.
     Empty,
+    /// Not built yet: structures are built on first use, so that choosing
+    /// an engine after `Solver::new` costs nothing.
+    Unbuilt(Engine),
 }
 
 impl Backend {
@@ -435,7 +438,7 @@ impl<'p, L> Solver<'p, L> {
     pub fn new(problem: &'p Problem<L>) -> Solver<'p, L> {
         Solver {
             problem,
-            backend: Backend::new(problem, Engine::Auto),
+            backend: Backend::Unbuilt(Engine::Auto),
             limits: Limits::default(),
             rng: None,
             frames: Vec::new(),
@@ -456,7 +459,7 @@ impl<'p, L> Solver<'p, L> {
     /// Selects the representation (before the search starts; later calls
     /// restart the search from the root).
     pub fn engine(mut self, engine: Engine) -> Self {
-        self.backend = Backend::new(self.problem, engine);
+        self.backend = Backend::Unbuilt(engine);
         self.level = 0;
         self.floor = 0;
         self.resume = Resume::Enter;
@@ -494,9 +497,19 @@ impl<'p, L> Solver<'p, L> {
         self
     }
 
+    /// Moves the structure out (building it first if needed), leaving
+    /// `Backend::Empty` until it is put back.
+    fn take_backend(&mut self) -> Backend {
+        match std::mem::replace(&mut self.backend, Backend::Empty) {
+            Backend::Unbuilt(engine) => Backend::new(self.problem, engine),
+            built => built,
+        }
+    }
+
     /// The representation in use.
     pub fn engine_in_use(&self) -> Engine {
         match self.backend {
+            Backend::Unbuilt(engine) => engine.resolve(self.problem),
             Backend::Bits(_) => Engine::Bits,
             Backend::Cells(_) => Engine::Cells,
             _ => Engine::Links,
@@ -606,13 +619,13 @@ impl<'p, L> Solver<'p, L> {
     /// Returns the solver to the root, before any search or restriction,
     /// undoing whatever the structure still holds. Statistics start again.
     pub fn reset(&mut self) {
-        let mut backend = std::mem::replace(&mut self.backend, Backend::Empty);
+        let mut backend = self.take_backend();
         match &mut backend {
             Backend::Bits(b) => self.unwind(b),
             Backend::Cells(c) => self.unwind(c),
             Backend::Links(l) if l.colors => self.unwind(&mut crate::links::Dlx::<true>(l)),
             Backend::Links(l) => self.unwind(&mut crate::links::Dlx::<false>(l)),
-            Backend::Empty => {}
+            Backend::Empty | Backend::Unbuilt(_) => {}
         }
         self.backend = backend;
         self.level = 0;
@@ -644,13 +657,13 @@ impl<'p, L> Solver<'p, L> {
     /// the branching degrees seen, summed over the levels for nodes). The
     /// solver is left as it was. `rng` is a xorshift state (not zero).
     pub fn probe(&mut self, rng: &mut u64) -> (f64, f64) {
-        let mut backend = std::mem::replace(&mut self.backend, Backend::Empty);
+        let mut backend = self.take_backend();
         let result = match &mut backend {
             Backend::Bits(b) => Self::probe_at(b, rng),
             Backend::Cells(c) => Self::probe_at(c, rng),
             Backend::Links(l) if l.colors => Self::probe_at(&mut crate::links::Dlx::<true>(l), rng),
             Backend::Links(l) => Self::probe_at(&mut crate::links::Dlx::<false>(l), rng),
-            Backend::Empty => (0.0, 0.0),
+            Backend::Empty | Backend::Unbuilt(_) => (0.0, 0.0),
         };
         self.backend = backend;
         result
@@ -708,7 +721,7 @@ impl<'p, L> Solver<'p, L> {
         if self.stats.nodes > 0 || self.level > 0 {
             return Err(PrefixError::AlreadySearched);
         }
-        let mut backend = std::mem::replace(&mut self.backend, Backend::Empty);
+        let mut backend = self.take_backend();
         let result = match &mut backend {
             Backend::Bits(b) => self.descend(b, prefix),
             Backend::Cells(c) => self.descend(c, prefix),
@@ -716,7 +729,7 @@ impl<'p, L> Solver<'p, L> {
                 self.descend(&mut crate::links::Dlx::<true>(l), prefix)
             }
             Backend::Links(l) => self.descend(&mut crate::links::Dlx::<false>(l), prefix),
-            Backend::Empty => Ok(()),
+            Backend::Empty | Backend::Unbuilt(_) => Ok(()),
         };
         self.backend = backend;
         if result.is_err() {
@@ -781,13 +794,13 @@ impl<'p, L> Solver<'p, L> {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn branch(&mut self) -> Branch {
-        let mut backend = std::mem::replace(&mut self.backend, Backend::Empty);
+        let mut backend = self.take_backend();
         let branch = match &mut backend {
             Backend::Bits(b) => Self::branch_at(b),
             Backend::Cells(c) => Self::branch_at(c),
             Backend::Links(l) if l.colors => Self::branch_at(&mut crate::links::Dlx::<true>(l)),
             Backend::Links(l) => Self::branch_at(&mut crate::links::Dlx::<false>(l)),
-            Backend::Empty => Branch::Options(Vec::new()),
+            Backend::Empty | Backend::Unbuilt(_) => Branch::Options(Vec::new()),
         };
         self.backend = backend;
         branch
@@ -865,7 +878,7 @@ impl<'p, L> Solver<'p, L> {
         self.started = Some(start - base);
         // The structure is moved out while the loop runs so that the loop can
         // borrow the rest of the solver freely.
-        let mut backend = std::mem::replace(&mut self.backend, Backend::Empty);
+        let mut backend = self.take_backend();
         let outcome = match &mut backend {
             Backend::Bits(b) => crate::unchecked::with_popcnt(|| self.search(b, mode, visit)),
             Backend::Cells(c) => self.search(c, mode, visit),
@@ -873,7 +886,7 @@ impl<'p, L> Solver<'p, L> {
                 self.search(&mut crate::links::Dlx::<true>(l), mode, visit)
             }
             Backend::Links(l) => self.search(&mut crate::links::Dlx::<false>(l), mode, visit),
-            Backend::Empty => Outcome::Complete,
+            Backend::Empty | Backend::Unbuilt(_) => Outcome::Complete,
         };
         self.backend = backend;
         self.stats.elapsed = self.started.map_or(Duration::ZERO, |t| t.elapsed());
