@@ -169,7 +169,7 @@ impl Structure for Bits {
     }
 
     #[inline(always)]
-    fn choose(&mut self, rng: &mut Option<u64>) -> u32 {
+    fn choose(&mut self, rng: &mut Option<u64>, enough: u32) -> u32 {
         let mut best = 0;
         let mut t = u32::MAX;
         let mut ties = 0u64;
@@ -185,7 +185,7 @@ impl Structure for Bits {
                         if s < t {
                             best = p;
                             t = s;
-                            if t == 0 {
+                            if t <= enough {
                                 break 'scan;
                             }
                         }

@@ -327,7 +327,7 @@ impl Structure for Cells {
     }
 
     #[inline(always)]
-    fn choose(&mut self, rng: &mut Option<u64>) -> u32 {
+    fn choose(&mut self, rng: &mut Option<u64>, enough: u32) -> u32 {
         let mut best = u32::MAX;
         let mut t = u32::MAX;
         match rng {
@@ -337,7 +337,7 @@ impl Structure for Cells {
                     if s < t || (s == t && k < best) {
                         best = k;
                         t = s;
-                        if t == 0 {
+                        if t <= enough {
                             break;
                         }
                     }

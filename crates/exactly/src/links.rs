@@ -373,7 +373,7 @@ impl<const C: bool> Structure for Dlx<'_, C> {
     }
 
     #[inline(always)]
-    fn choose(&mut self, rng: &mut Option<u64>) -> u32 {
+    fn choose(&mut self, rng: &mut Option<u64>, enough: u32) -> u32 {
         let links = &*self.0;
         let mut best = 0;
         let mut t = u32::MAX;
@@ -385,7 +385,7 @@ impl<const C: bool> Structure for Dlx<'_, C> {
                     if len < t {
                         best = k;
                         t = len;
-                        if t == 0 {
+                        if t <= enough {
                             break;
                         }
                     }

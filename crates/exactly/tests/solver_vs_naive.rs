@@ -12,9 +12,11 @@ use proptest::test_runner::FileFailurePersistence;
 
 const ENGINES: [Engine; 3] = [Engine::Cells, Engine::Links, Engine::Bits];
 
-fn engine_solutions(plain: &Plain, engine: Engine) -> Vec<Vec<usize>> {
+fn engine_solutions(plain: &Plain, engine: Engine, forced_first: bool) -> Vec<Vec<usize>> {
     let problem = plain.to_problem();
-    let mut solver = Solver::new(&problem).engine(engine);
+    let mut solver = Solver::new(&problem)
+        .engine(engine)
+        .forced_first(forced_first);
     let mut out: Vec<Vec<usize>> = Vec::new();
     for s in solver.solutions() {
         verify(&problem, s.options()).expect("engine solution verifies");
@@ -38,10 +40,12 @@ proptest! {
     fn same_solution_sets(plain in plain_problem()) {
         let expected = plain.naive_solutions();
         for engine in ENGINES {
-            let got = engine_solutions(&plain, engine);
-            let unique: BTreeSet<_> = got.iter().cloned().collect();
-            prop_assert_eq!(unique.len(), got.len(), "a solution was reported twice");
-            prop_assert_eq!(&got, &expected, "{:?}", engine);
+            for forced_first in [false, true] {
+                let got = engine_solutions(&plain, engine, forced_first);
+                let unique: BTreeSet<_> = got.iter().cloned().collect();
+                prop_assert_eq!(unique.len(), got.len(), "a solution was reported twice");
+                prop_assert_eq!(&got, &expected, "{:?} forced_first {}", engine, forced_first);
+            }
         }
     }
 
