@@ -1062,3 +1062,172 @@ mod tests {
         assert!(!latin.solves(&Grid::empty(shape)));
     }
 }
+
+/// Cell weights for the *target sudoku* (NOIP 2009): a solution scores the
+/// sum over all cells of value × weight.
+///
+/// ```
+/// use exactly_puzzles::sudoku::Weights;
+/// let w = Weights::rings(9);
+/// assert_eq!((w.get(0, 0), w.get(1, 3), w.get(4, 4)), (6, 7, 10));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Weights {
+    size: usize,
+    of: Vec<u64>,
+}
+
+impl Weights {
+    /// The target's weights: 6 on the outer ring, one more on each ring
+    /// inwards (10 at the centre of a 9x9 grid).
+    pub fn rings(size: usize) -> Weights {
+        let mut of = Vec::with_capacity(size * size);
+        for r in 0..size {
+            for c in 0..size {
+                let ring = r.min(c).min(size - 1 - r).min(size - 1 - c);
+                of.push(6 + ring as u64);
+            }
+        }
+        Weights { size, of }
+    }
+
+    /// Reads `size` lines of `size` non-negative integers (blank lines and
+    /// lines starting with `#` are skipped).
+    ///
+    /// ```
+    /// use exactly_puzzles::sudoku::Weights;
+    /// let w = Weights::parse("1 2\n3 4\n")?;
+    /// assert_eq!((w.size(), w.get(1, 0)), (2, 3));
+    /// assert!(Weights::parse("1 2\n3\n").is_err());
+    /// # Ok::<(), exactly_puzzles::sudoku::SudokuError>(())
+    /// ```
+    pub fn parse(text: &str) -> Result<Weights, SudokuError> {
+        let mut rows: Vec<Vec<u64>> = Vec::new();
+        for (i, line) in text.lines().enumerate() {
+            let t = line.trim();
+            if t.is_empty() || t.starts_with('#') {
+                continue;
+            }
+            let mut row = Vec::new();
+            let mut offset = 0;
+            for token in line.split_whitespace() {
+                let at = line[offset..].find(token).map_or(offset, |k| offset + k);
+                offset = at + token.len();
+                let value = token.parse::<u64>().map_err(|_| SudokuError::Parse {
+                    line: i + 1,
+                    column: Some(line[..at].chars().count() + 1),
+                    message: format!("expected a non-negative integer weight, found '{token}'"),
+                })?;
+                row.push(value);
+            }
+            rows.push(row);
+        }
+        let size = rows.len();
+        if size == 0 || size > Shape::MAX_SIZE {
+            return Err(SudokuError::BadGrid(format!(
+                "weights: expected between 1 and {} rows, found {size}",
+                Shape::MAX_SIZE
+            )));
+        }
+        if let Some((k, row)) = rows.iter().enumerate().find(|(_, r)| r.len() != size) {
+            return Err(SudokuError::BadGrid(format!(
+                "weights: row {} has {} numbers, expected {size}",
+                k + 1,
+                row.len()
+            )));
+        }
+        Ok(Weights {
+            size,
+            of: rows.into_iter().flatten().collect(),
+        })
+    }
+
+    /// The grid side.
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    /// The weight of a cell.
+    pub fn get(&self, row: usize, col: usize) -> u64 {
+        self.of[row * self.size + col]
+    }
+}
+
+/// How [`best_score`] searches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// Branch-and-bound on option costs `weight × (n − value)` (minimising
+    /// them maximises the score), with the cost solver's admissible bound.
+    BranchAndBound,
+    /// Every solution, keeping the best score.
+    Enumerate,
+}
+
+/// The largest score over all solutions of `puzzle` (givens included) and a
+/// solution reaching it, or `None` when the puzzle has no solution.
+///
+/// ```
+/// use exactly_puzzles::sudoku::{self, Grid, Method, Rules, Shape, Weights};
+/// let empty = Grid::empty(Shape::new(2, 2)?);
+/// let w = Weights::rings(4);
+/// let (score, grid) = sudoku::best_score(&empty, &Rules::default(), &w, Method::BranchAndBound)?.unwrap();
+/// let by_enumeration = sudoku::best_score(&empty, &Rules::default(), &w, Method::Enumerate)?.unwrap().0;
+/// assert_eq!(score, by_enumeration);
+/// assert!(grid.solves(&empty));
+/// # Ok::<(), exactly_puzzles::sudoku::SudokuError>(())
+/// ```
+pub fn best_score(
+    puzzle: &Grid,
+    rules: &Rules,
+    weights: &Weights,
+    method: Method,
+) -> Result<Option<(u64, Grid)>, SudokuError> {
+    let n = puzzle.size();
+    if weights.size() != n {
+        return Err(SudokuError::BadGrid(format!(
+            "weights for a {}x{} grid, but the puzzle is {n}x{n}",
+            weights.size(),
+            weights.size()
+        )));
+    }
+    let score = |grid: &Grid| -> u64 {
+        (0..n)
+            .flat_map(|r| (0..n).map(move |c| (r, c)))
+            .map(|(r, c)| u64::from(grid.get(r, c)) * weights.get(r, c))
+            .sum()
+    };
+    if !puzzle.cells.contains(&0) {
+        if let Some(c) = puzzle.clash_with(rules) {
+            return Err(c.error(c.value.to_string()));
+        }
+        return Ok(Some((score(puzzle), puzzle.clone())));
+    }
+    let problem = encode_with(puzzle, rules)?;
+    let best = match method {
+        Method::BranchAndBound => {
+            let costed = problem.with_costs(|_, p| {
+                weights.get(p.row.into(), p.col.into()) * (n as u64 - u64::from(p.value))
+            });
+            let (found, _) = exactly::multi::CostSolver::new(&costed).min_cost();
+            found.map(|c| decode(puzzle, &costed, &c.solution))
+        }
+        Method::Enumerate => {
+            let mut best: Option<(u64, Grid)> = None;
+            Solver::new(&problem).forced_first(true).for_each(|s| {
+                let grid = decode(puzzle, &problem, s);
+                let value = score(&grid);
+                match &best {
+                    Some((b, _)) if *b >= value => {}
+                    _ => best = Some((value, grid)),
+                }
+                ControlFlow::Continue(())
+            });
+            best.map(|(_, g)| g)
+        }
+    };
+    match best {
+        None => Ok(None),
+        Some(grid) if grid.solves_with(puzzle, rules) => Ok(Some((score(&grid), grid))),
+        Some(_) => Err(SudokuError::WrongSolution),
+    }
+}

@@ -284,6 +284,21 @@ impl<L> Problem<L> {
         &self.warnings
     }
 
+    /// The same problem with each option's cost set to `f(option, label)`.
+    ///
+    /// ```
+    /// let p = exactly::Problem::from_names(&["a"], &[], [(3u64, vec!["a"])])?;
+    /// let p = p.with_costs(|_, &label| label * 2);
+    /// assert_eq!(p.cost(exactly::OptionId::new(0)), 6);
+    /// # Ok::<(), exactly::BuildError>(())
+    /// ```
+    pub fn with_costs(mut self, mut f: impl FnMut(OptionId, &L) -> u64) -> Problem<L> {
+        for (k, label) in self.labels.iter().enumerate() {
+            self.costs[k] = f(OptionId(k as u32), label);
+        }
+        self
+    }
+
     /// The same problem with labels mapped through `f`.
     pub fn map_labels<M>(self, f: impl FnMut(L) -> M) -> Problem<M> {
         Problem {

@@ -11,7 +11,7 @@ use exactly_puzzles::sudoku::{
     self, Answer, Layout, Puzzle, Regions, Rules, Shape, Style, SudokuError, Verdict,
 };
 
-use crate::cli::{SudokuArgs, SudokuFormat};
+use crate::cli::{SudokuArgs, SudokuFormat, TargetMethod};
 use crate::input;
 use crate::report::{self, Status};
 
@@ -198,6 +198,9 @@ pub fn run(args: &SudokuArgs) -> anyhow::Result<Status> {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let max = if args.first { 1 } else { args.max_solutions };
     let rules = Rules::default().diagonals(args.diagonals).regions(regions);
+    if args.target {
+        return target(args, records, &rules, &name);
+    }
     let outcomes = solve_all(records, max, &rules, threads);
     let elapsed = start.elapsed();
 
@@ -262,6 +265,67 @@ pub fn run(args: &SudokuArgs) -> anyhow::Result<Status> {
         tally[4]
     );
     Ok(if tally[3] > 0 {
+        Status::NoSolution
+    } else {
+        Status::Success
+    })
+}
+
+/// `exactly sudoku --target`: one line per record, the best score (or -1),
+/// or `invalid: …`; JSON objects with `line`, `score`, `solution`, `error`.
+fn target(
+    args: &SudokuArgs,
+    records: Vec<sudoku::Record>,
+    rules: &Rules,
+    name: &str,
+) -> anyhow::Result<Status> {
+    let given = match &args.weights {
+        Some(path) => {
+            let (file, bytes) = input::read_source(path)?;
+            let text = input::decode(&file, bytes)?;
+            Some(sudoku::Weights::parse(&text).with_context(|| file.clone())?)
+        }
+        None => None,
+    };
+    let method = match args.method {
+        TargetMethod::Bound => sudoku::Method::BranchAndBound,
+        TargetMethod::Enumerate => sudoku::Method::Enumerate,
+    };
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    let (mut unsolvable, mut invalid) = (0usize, 0usize);
+    for record in records {
+        let line = record.line;
+        let result = record.puzzle.and_then(|p| {
+            let weights = given
+                .clone()
+                .unwrap_or_else(|| sudoku::Weights::rings(p.grid.size()));
+            sudoku::best_score(&p.grid, rules, &weights, method).map(|best| (p, best))
+        });
+        let (score, solution, error) = match &result {
+            Ok((p, Some((score, grid)))) => (*score as i128, Some(one_line(p.style, grid)), None),
+            Ok((_, None)) => {
+                unsolvable += 1;
+                (-1, None, None)
+            }
+            Err(e) => {
+                invalid += 1;
+                (-1, None, Some(error_text(line, e)))
+            }
+        };
+        if args.format == Some(SudokuFormat::Json) {
+            let object = serde_json::json!({
+                "line": line, "score": score, "solution": solution, "error": error,
+            });
+            writeln!(out, "{object}")?;
+        } else if let Some(e) = error {
+            writeln!(out, "invalid: {e}")?;
+        } else {
+            writeln!(out, "{score}")?;
+        }
+    }
+    out.flush().context("cannot write to standard output")?;
+    anyhow::ensure!(invalid == 0, "{name}: {invalid} records are invalid");
+    Ok(if unsolvable > 0 {
         Status::NoSolution
     } else {
         Status::Success
