@@ -58,7 +58,9 @@ mod text;
 use std::fmt::{self, Write as _};
 use std::ops::ControlFlow;
 
-use exactly::{BuildError, ColorId, Engine, ItemId, Problem, ProblemBuilder, Solution, Solver};
+use exactly::{
+    BuildError, ColorId, Engine, ItemId, OptionId, Problem, ProblemBuilder, Solution, Solver,
+};
 
 pub use text::{parse, Layout, Puzzle, Record, Style, Symbols};
 
@@ -942,55 +944,162 @@ pub fn solve(puzzle: &Grid, max_solutions: u64) -> Result<Answer, SudokuError> {
 /// ```
 pub fn solve_with(puzzle: &Grid, max_solutions: u64, rules: &Rules) -> Result<Answer, SudokuError> {
     check_regions(puzzle, rules)?;
-    let max_solutions = max_solutions.max(1);
-    let found = |count: u64, solution: Option<Grid>, nodes: u64| {
-        let verdict = match count {
-            0 => Verdict::None,
-            _ if max_solutions == 1 => Verdict::Solved,
-            1 => Verdict::Unique,
-            _ => Verdict::Multiple,
-        };
-        Answer {
-            verdict,
-            solution,
-            count,
-            nodes,
+    let template = Template::new(puzzle.shape(), rules)?;
+    let answer = template.solver().solve(puzzle, max_solutions);
+    answer
+}
+
+/// The empty grid of one shape under one set of rules, encoded once: its
+/// [`TemplateSolver`]s solve puzzles of that shape by committing their givens
+/// ([`exactly::Solver::assume`]) instead of encoding each puzzle, which is
+/// what makes batches fast. One template serves any number of threads, each
+/// with its own solver.
+///
+/// ```
+/// use exactly_puzzles::sudoku::{self, Rules, Template, Verdict};
+/// let template = Template::new(sudoku::Shape::new(3, 3)?, &Rules::default())?;
+/// let mut solver = template.solver();
+/// let text = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+/// let records = sudoku::parse(text, None);
+/// let puzzle = &records[0].puzzle.as_ref().unwrap().grid;
+/// let answer = solver.solve(puzzle, 2)?;
+/// assert_eq!(answer.verdict, Verdict::Unique);
+/// assert!(answer.solution.unwrap().solves(puzzle));
+/// // The same solver takes the next puzzle.
+/// assert_eq!(solver.solve(&sudoku::Grid::empty(puzzle.shape()), 1)?.verdict, Verdict::Solved);
+/// # Ok::<(), exactly_puzzles::sudoku::SudokuError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Template {
+    shape: Shape,
+    rules: Rules,
+    problem: Problem<Placement>,
+    /// `option[cell * n + value - 1]`: the option placing `value` in `cell`.
+    option: Vec<OptionId>,
+}
+
+impl Template {
+    /// Encodes the empty grid of `shape` under `rules`.
+    pub fn new(shape: Shape, rules: &Rules) -> Result<Template, SudokuError> {
+        let empty = Grid::empty(shape);
+        check_regions(&empty, rules)?;
+        let problem = encode_with(&empty, rules)?;
+        let n = shape.size();
+        let mut option = vec![OptionId::new(0); n * n * n];
+        for (o, p) in problem.labels().iter().enumerate() {
+            let cell = usize::from(p.row) * n + usize::from(p.col);
+            option[cell * n + usize::from(p.value) - 1] = OptionId::new(o);
         }
-    };
-    if !puzzle.cells.contains(&0) {
+        Ok(Template {
+            shape,
+            rules: rules.clone(),
+            problem,
+            option,
+        })
+    }
+
+    /// The grid shape.
+    pub fn shape(&self) -> Shape {
+        self.shape
+    }
+
+    /// The encoding of the empty grid.
+    pub fn problem(&self) -> &Problem<Placement> {
+        &self.problem
+    }
+
+    /// A solver for puzzles of this shape.
+    pub fn solver(&self) -> TemplateSolver<'_> {
+        // Item masks, branching on the first forced cell or unit the last
+        // move left: on the 95 hard 9x9 puzzles of `top95` (bench/sudoku)
+        // dancing links took 1.8 times as long, and encoding each puzzle
+        // (its open part only) as long again.
+        let engine = Engine::Masks;
+        TemplateSolver {
+            template: self,
+            solver: Solver::new(&self.problem).engine(engine).forced_first(true),
+            givens: Vec::new(),
+        }
+    }
+}
+
+/// Solves puzzles on a [`Template`], reusing one search structure.
+pub struct TemplateSolver<'t> {
+    template: &'t Template,
+    solver: Solver<'t, Placement>,
+    givens: Vec<OptionId>,
+}
+
+impl TemplateSolver<'_> {
+    /// [`solve_with`] under the template's rules, for a puzzle of the
+    /// template's shape (else [`SudokuError::ShapeMismatch`]).
+    pub fn solve(&mut self, puzzle: &Grid, max_solutions: u64) -> Result<Answer, SudokuError> {
+        let template = self.template;
+        let shape = template.shape;
+        if puzzle.shape() != shape {
+            return Err(SudokuError::ShapeMismatch {
+                size: puzzle.size(),
+                box_rows: shape.box_rows(),
+                box_cols: shape.box_cols(),
+            });
+        }
+        let rules = &template.rules;
         if let Some(c) = puzzle.clash_with(rules) {
             return Err(c.error(c.value.to_string()));
         }
-        return Ok(found(1, Some(puzzle.clone()), 0));
+        let max_solutions = max_solutions.max(1);
+        let found = |count: u64, solution: Option<Grid>, nodes: u64| {
+            let verdict = match count {
+                0 => Verdict::None,
+                _ if max_solutions == 1 => Verdict::Solved,
+                1 => Verdict::Unique,
+                _ => Verdict::Multiple,
+            };
+            Answer {
+                verdict,
+                solution,
+                count,
+                nodes,
+            }
+        };
+        if !puzzle.cells.contains(&0) {
+            return Ok(found(1, Some(puzzle.clone()), 0));
+        }
+        let n = shape.size();
+        self.givens.clear();
+        for (cell, &v) in puzzle.cells.iter().enumerate() {
+            if v != 0 {
+                self.givens
+                    .push(template.option[cell * n + usize::from(v) - 1]);
+            }
+        }
+        let solver = &mut self.solver;
+        solver.reset();
+        if solver.assume(&self.givens).is_err() {
+            // Givens that pass the clash check never conflict; should they,
+            // no solution holds them all.
+            return Ok(found(0, None, 0));
+        }
+        let mut count = 0u64;
+        let mut first = None;
+        solver.for_each(|s| {
+            count += 1;
+            if first.is_none() {
+                first = Some(decode(puzzle, &template.problem, s));
+            }
+            if count >= max_solutions {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+        if let Some(grid) = &first {
+            if !grid.solves_with(puzzle, rules) {
+                return Err(SudokuError::WrongSolution);
+            }
+        }
+        Ok(found(count, first, solver.stats().nodes))
     }
-    let problem = encode_with(puzzle, rules)?;
-    // Dancing links, branching on the first forced cell or unit it finds:
-    // on the 95 hard 9x9 puzzles of `top95` (bench/sudoku), 9,976 puzzles/s
-    // to the first solution and 6,521/s to check uniqueness, against 7,564
-    // and 4,711 scanning for the leftmost item; cells and bitsets with
-    // `forced_first` were slower.
-    let mut solver = Solver::new(&problem)
-        .engine(Engine::Links)
-        .forced_first(true);
-    let mut count = 0u64;
-    let mut first = None;
-    solver.for_each(|s| {
-        count += 1;
-        if first.is_none() {
-            first = Some(decode(puzzle, &problem, s));
-        }
-        if count >= max_solutions {
-            ControlFlow::Break(())
-        } else {
-            ControlFlow::Continue(())
-        }
-    });
-    if let Some(grid) = &first {
-        if !grid.solves_with(puzzle, rules) {
-            return Err(SudokuError::WrongSolution);
-        }
-    }
-    Ok(found(count, first, solver.stats().nodes))
 }
 
 #[cfg(test)]

@@ -57,6 +57,8 @@ pub(crate) struct Bits {
     cur: usize,
     /// Primary index → item id.
     item_id: Vec<u32>,
+    /// Item id → primary index (`u32::MAX` for secondary items).
+    primary_index: Vec<u32>,
 }
 
 #[inline(always)]
@@ -123,6 +125,7 @@ impl Bits {
             cand: Vec::new(),
             cur: 0,
             item_id,
+            primary_index,
         }
     }
 
@@ -156,7 +159,7 @@ impl Structure for Bits {
     fn set_updates(&mut self, _updates: u64) {}
 
     #[inline(always)]
-    fn primaries_left(&self) -> u32 {
+    fn primaries_left(&mut self) -> u32 {
         let base = self.cur * self.wi;
         let mut n = 0;
         for k in 0..self.wi {
@@ -270,6 +273,15 @@ impl Structure for Bits {
 
     fn item_id(&self, item: u32) -> ItemId {
         ItemId(self.item_id[item as usize])
+    }
+
+    fn index_of(&self, item: ItemId) -> u32 {
+        self.primary_index[item.index()]
+    }
+
+    fn is_open(&mut self, item: u32) -> bool {
+        let i = item as usize;
+        i < self.item_id.len() && self.open[self.cur * self.wi + i / 64] >> (i % 64) & 1 != 0
     }
 
     fn debug_check(&self) -> Result<(), String> {

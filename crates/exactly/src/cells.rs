@@ -64,6 +64,8 @@ pub(crate) struct Cells {
     n1: u32,
     /// Item index → item id (declaration order).
     item_id: Vec<u32>,
+    /// Item id → index.
+    index_of: Vec<u32>,
     trail: Vec<(u32, u32)>,
     stamp: u32,
     updates: u64,
@@ -132,6 +134,7 @@ impl Cells {
             act: n1,
             n1,
             item_id,
+            index_of,
             trail: Vec::new(),
             stamp: 1,
             updates: 0,
@@ -322,7 +325,7 @@ impl Structure for Cells {
     }
 
     #[inline(always)]
-    fn primaries_left(&self) -> u32 {
+    fn primaries_left(&mut self) -> u32 {
         self.act.min(2)
     }
 
@@ -403,6 +406,14 @@ impl Structure for Cells {
 
     fn item_id(&self, item: u32) -> crate::ItemId {
         crate::ItemId(self.item_id[item as usize])
+    }
+
+    fn index_of(&self, item: crate::ItemId) -> u32 {
+        self.index_of[item.index()]
+    }
+
+    fn is_open(&mut self, item: u32) -> bool {
+        self.items.at(item).size & INACTIVE == 0
     }
 
     fn debug_check(&self) -> Result<(), String> {

@@ -54,6 +54,7 @@ mod bits;
 mod cells;
 pub mod format;
 mod links;
+mod masks;
 pub mod mincover;
 pub mod multi;
 pub mod parallel;

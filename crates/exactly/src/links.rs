@@ -33,6 +33,8 @@ pub(crate) struct Links {
     pub rlink: Vec<u32>,
     /// Header index → item id (declaration order).
     pub header_item: Vec<u32>,
+    /// Item id → header.
+    pub header_of: Vec<u32>,
     /// Number of primary items.
     pub n1: u32,
     /// Node index of the spacer before option 0.
@@ -106,6 +108,7 @@ impl Links {
             llink,
             rlink,
             header_item,
+            header_of,
             n1,
             first_spacer,
             updates: 0,
@@ -361,7 +364,7 @@ impl<const C: bool> Structure for Dlx<'_, C> {
     }
 
     #[inline(always)]
-    fn primaries_left(&self) -> u32 {
+    fn primaries_left(&mut self) -> u32 {
         let first = self.0.rlink[0];
         if first == 0 {
             0
@@ -456,6 +459,15 @@ impl<const C: bool> Structure for Dlx<'_, C> {
 
     fn item_id(&self, item: u32) -> ItemId {
         ItemId(self.0.header_item[item as usize])
+    }
+
+    fn index_of(&self, item: ItemId) -> u32 {
+        self.0.header_of[item.index()]
+    }
+
+    fn is_open(&mut self, item: u32) -> bool {
+        // A covered header stays out of its neighbours' links.
+        item >= 1 && item <= self.0.n1 && self.0.rlink[self.0.llink[item as usize] as usize] == item
     }
 
     fn debug_check(&self) -> Result<(), String> {

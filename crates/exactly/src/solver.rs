@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use crate::bits::Bits;
 use crate::cells::{Cells, Mark};
 use crate::links::Links;
+use crate::masks::Masks;
 use crate::problem::{ItemId, OptionId, Problem};
 
 /// Which representation of the search state a [`Solver`] uses. Both explore
@@ -34,6 +35,13 @@ pub enum Engine {
     /// grows with the square of the number of options. Does not count
     /// updates.
     Bits,
+    /// Item masks: each item's remaining options as one machine word, and
+    /// the state copied at levels with a choice instead of undone. For
+    /// problems without colors whose items have at most 64 options and
+    /// whose options have at most 8 items; others get [`Engine::Links`].
+    /// With [`Solver::forced_first`] it finds forced items without a scan.
+    /// Does not count updates.
+    Masks,
 }
 
 impl Engine {
@@ -49,6 +57,7 @@ impl Engine {
             Engine::Auto if crate::bits::fits(problem) => Engine::Bits,
             Engine::Auto if problem.num_entries() >= 5 * problem.num_options() => Engine::Cells,
             Engine::Auto => Engine::Links,
+            Engine::Masks if !crate::masks::fits(problem) => Engine::Links,
             other => other,
         }
     }
@@ -66,8 +75,11 @@ pub(crate) struct Frame {
     /// Dancing links: the node of the option being tried. Bitsets: where
     /// to look for the next option.
     pub x: u32,
-    /// Bitsets: the level of this frame.
+    /// Bitsets: the level of this frame. Item masks: the number of
+    /// options committed before it.
     pub depth: u32,
+    /// Item masks: the options not tried yet.
+    pub bits: u64,
     /// Dancing cells: the state before and after covering `item`.
     pub m1: Mark,
     pub m2: Mark,
@@ -78,7 +90,7 @@ pub(crate) trait Structure {
     fn updates(&self) -> u64;
     fn set_updates(&mut self, updates: u64);
     /// The number of active primary items, capped at 2.
-    fn primaries_left(&self) -> u32;
+    fn primaries_left(&mut self) -> u32;
     /// The active primary item with the fewest options; ties to the
     /// leftmost, or to a random one when `rng` is set. The scan stops at the
     /// first item with at most `enough` options (0 keeps DLX1's tree).
@@ -95,6 +107,32 @@ pub(crate) trait Structure {
     fn leave(&mut self, frame: &mut Frame);
     fn option_of(&self, node: u32) -> OptionId;
     fn item_id(&self, item: u32) -> ItemId;
+    /// The structure's index of item `item` (a primary item).
+    fn index_of(&self, item: ItemId) -> u32;
+    /// Whether primary item `item` (the structure's index) is still to be
+    /// covered.
+    fn is_open(&mut self, item: u32) -> bool;
+    /// Enters `frame` on `item` (a primary item of `option`) and commits
+    /// `option`, returning its node; `None`, with nothing changed, when the
+    /// option is no longer available. `leave` undoes it.
+    fn assume(&mut self, frame: &mut Frame, item: ItemId, option: OptionId) -> Option<u32> {
+        let i = self.index_of(item);
+        if !self.is_open(i) {
+            return None;
+        }
+        *frame = Frame {
+            item: i,
+            d: self.len(i),
+            ..Frame::default()
+        };
+        self.enter(frame);
+        while let Some(x) = self.next_option(frame) {
+            if self.option_of(x) == option {
+                return Some(x);
+            }
+        }
+        None
+    }
     fn debug_check(&self) -> Result<(), String>;
 }
 
@@ -111,6 +149,7 @@ pub(crate) fn next_random(state: &mut u64) -> u64 {
 enum Backend {
     Bits(Bits),
     Cells(Cells),
+    Masks(Masks),
     Links(Links),
     /// Only while a search runs.
     Empty,
@@ -124,6 +163,7 @@ impl Backend {
         match engine.resolve(problem) {
             Engine::Bits => Backend::Bits(Bits::new(problem)),
             Engine::Cells => Backend::Cells(Cells::new(problem)),
+            Engine::Masks => Backend::Masks(Masks::new(problem)),
             _ => Backend::Links(Links::new(problem)),
         }
     }
@@ -532,6 +572,7 @@ impl<'p, L> Solver<'p, L> {
             Backend::Unbuilt(engine) => engine.resolve(self.problem),
             Backend::Bits(_) => Engine::Bits,
             Backend::Cells(_) => Engine::Cells,
+            Backend::Masks(_) => Engine::Masks,
             _ => Engine::Links,
         }
     }
@@ -643,6 +684,7 @@ impl<'p, L> Solver<'p, L> {
         match &mut backend {
             Backend::Bits(b) => self.unwind(b),
             Backend::Cells(c) => self.unwind(c),
+            Backend::Masks(m) => self.unwind(m),
             Backend::Links(l) if l.colors => self.unwind(&mut crate::links::Dlx::<true>(l)),
             Backend::Links(l) => self.unwind(&mut crate::links::Dlx::<false>(l)),
             Backend::Empty | Backend::Unbuilt(_) => {}
@@ -681,6 +723,7 @@ impl<'p, L> Solver<'p, L> {
         let result = match &mut backend {
             Backend::Bits(b) => Self::probe_at(b, rng),
             Backend::Cells(c) => Self::probe_at(c, rng),
+            Backend::Masks(m) => Self::probe_at(m, rng),
             Backend::Links(l) if l.colors => Self::probe_at(&mut crate::links::Dlx::<true>(l), rng),
             Backend::Links(l) => Self::probe_at(&mut crate::links::Dlx::<false>(l), rng),
             Backend::Empty | Backend::Unbuilt(_) => (0.0, 0.0),
@@ -745,6 +788,7 @@ impl<'p, L> Solver<'p, L> {
         let result = match &mut backend {
             Backend::Bits(b) => self.descend(b, prefix),
             Backend::Cells(c) => self.descend(c, prefix),
+            Backend::Masks(m) => self.descend(m, prefix),
             Backend::Links(l) if l.colors => {
                 self.descend(&mut crate::links::Dlx::<true>(l), prefix)
             }
@@ -757,6 +801,83 @@ impl<'p, L> Solver<'p, L> {
             self.resume = Resume::Done;
         }
         result
+    }
+
+    /// Commits `options` before the search, in order, as if they had been
+    /// chosen on the way down from the current node (the root, or where
+    /// [`Solver::restrict`] or an earlier call left the solver): their items
+    /// are covered and every option that shares one is removed, so the
+    /// search sees only what is left. Solutions then include these options.
+    /// Call it before searching; [`Solver::reset`] undoes it. The search
+    /// structure is reused, so solving many related problems (a puzzle's
+    /// givens on one grid) costs no rebuilding.
+    ///
+    /// Fails with [`PrefixError::NotAvailable`] when an option clashes with
+    /// one committed before it; nothing is left to search then.
+    ///
+    /// ```
+    /// use exactly::{OptionId, Solver};
+    /// let p = exactly::format::parse_dlx("a b c\na b\nc\na\nb c\n")?;
+    /// let mut s = Solver::new(&p);
+    /// s.assume(&[OptionId::new(3)])?; // "b c"
+    /// assert_eq!(s.count().solutions, 1);
+    /// s.reset();
+    /// assert_eq!(s.count().solutions, 2);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn assume(&mut self, options: &[OptionId]) -> Result<(), PrefixError> {
+        if self.stats.nodes > 0 || self.level != self.floor || self.resume != Resume::Enter {
+            return Err(PrefixError::AlreadySearched);
+        }
+        let problem = self.problem;
+        let mut backend = self.take_backend();
+        let result = match &mut backend {
+            Backend::Bits(b) => self.commit_all(b, problem, options),
+            Backend::Cells(c) => self.commit_all(c, problem, options),
+            Backend::Masks(m) => self.commit_all(m, problem, options),
+            Backend::Links(l) if l.colors => {
+                self.commit_all(&mut crate::links::Dlx::<true>(l), problem, options)
+            }
+            Backend::Links(l) => {
+                self.commit_all(&mut crate::links::Dlx::<false>(l), problem, options)
+            }
+            Backend::Empty | Backend::Unbuilt(_) => Ok(()),
+        };
+        self.backend = backend;
+        if result.is_err() {
+            self.resume = Resume::Done;
+        }
+        result
+    }
+
+    fn commit_all<S: Structure>(
+        &mut self,
+        st: &mut S,
+        problem: &Problem<L>,
+        options: &[OptionId],
+    ) -> Result<(), PrefixError> {
+        for &option in options {
+            let l = self.level;
+            let item = problem
+                .option(option)
+                .iter()
+                .map(|e| e.item)
+                .find(|&i| problem.item_kind(i) == crate::ItemKind::Primary);
+            self.frames.truncate(l);
+            self.choice.truncate(l);
+            self.frames.push(Frame::default());
+            self.choice.push(0);
+            let node = item.and_then(|i| st.assume(&mut self.frames[l], i, option));
+            let Some(x) = node else {
+                self.frames.truncate(l);
+                self.choice.truncate(l);
+                return Err(PrefixError::NotAvailable { level: l, option });
+            };
+            self.choice[l] = x;
+            self.level = l + 1;
+            self.floor = self.level;
+        }
+        Ok(())
     }
 
     fn descend<S: Structure>(
@@ -818,6 +939,7 @@ impl<'p, L> Solver<'p, L> {
         let branch = match &mut backend {
             Backend::Bits(b) => Self::branch_at(b),
             Backend::Cells(c) => Self::branch_at(c),
+            Backend::Masks(m) => Self::branch_at(m),
             Backend::Links(l) if l.colors => Self::branch_at(&mut crate::links::Dlx::<true>(l)),
             Backend::Links(l) => Self::branch_at(&mut crate::links::Dlx::<false>(l)),
             Backend::Empty | Backend::Unbuilt(_) => Branch::Options(Vec::new()),
@@ -902,6 +1024,7 @@ impl<'p, L> Solver<'p, L> {
         let outcome = match &mut backend {
             Backend::Bits(b) => crate::unchecked::with_popcnt(|| self.search(b, mode, visit)),
             Backend::Cells(c) => self.search(c, mode, visit),
+            Backend::Masks(m) => self.search(m, mode, visit),
             Backend::Links(l) if l.colors => {
                 self.search(&mut crate::links::Dlx::<true>(l), mode, visit)
             }

@@ -6,11 +6,11 @@ use std::collections::BTreeSet;
 use std::ops::ControlFlow;
 
 use common::{plain_problem, Plain};
-use exactly::{verify, Engine, Limits, Outcome, Solver};
+use exactly::{verify, Engine, Limits, OptionId, Outcome, Solver};
 use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
 
-const ENGINES: [Engine; 3] = [Engine::Cells, Engine::Links, Engine::Bits];
+const ENGINES: [Engine; 4] = [Engine::Cells, Engine::Links, Engine::Bits, Engine::Masks];
 
 fn engine_solutions(plain: &Plain, engine: Engine, forced_first: bool) -> Vec<Vec<usize>> {
     let problem = plain.to_problem();
@@ -165,6 +165,46 @@ proptest! {
                 solver = solver.limits(Limits::default().max_nodes(more));
             }
             prop_assert_eq!(total, expected, "{:?}", engine);
+        }
+    }
+
+    #[test]
+    fn assume_keeps_the_solutions_holding_the_options(
+        plain in plain_problem(),
+        picks in proptest::collection::btree_set(any::<usize>(), 0..4),
+    ) {
+        let problem = plain.to_problem();
+        let n = problem.num_options();
+        if n == 0 {
+            return Ok(());
+        }
+        let picked: BTreeSet<usize> = picks.iter().map(|&k| k % n).collect();
+        let options: Vec<OptionId> = picked.iter().map(|&k| OptionId::new(k)).collect();
+        let labels: Vec<usize> = options.iter().map(|&o| *problem.label(o)).collect();
+        let all = plain.naive_solutions();
+        let expected = all.iter().filter(|s| labels.iter().all(|l| s.contains(l))).count() as u128;
+        for engine in ENGINES {
+            for forced_first in [false, true] {
+                let mut solver = Solver::new(&problem).engine(engine).forced_first(forced_first);
+                // Twice, to check that `reset` undoes the options.
+                for _ in 0..2 {
+                    let got = match solver.assume(&options) {
+                        Ok(()) => {
+                            let mut found = 0;
+                            solver.for_each(|s| {
+                                verify(&problem, s.options()).expect("solution verifies");
+                                found += 1;
+                                ControlFlow::Continue(())
+                            });
+                            found
+                        }
+                        Err(_) => 0,
+                    };
+                    prop_assert_eq!(got, expected, "{:?} forced_first {}", engine, forced_first);
+                    solver.reset();
+                }
+                prop_assert_eq!(solver.count().solutions, all.len() as u128, "{:?}", engine);
+            }
         }
     }
 }

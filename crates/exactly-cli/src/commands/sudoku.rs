@@ -1,6 +1,8 @@
 //! `exactly sudoku`: solves a batch of sudokus, in parallel, and answers
 //! each record in the input's order and style.
 
+use std::collections::hash_map::Entry;
+use std::collections::HashMap;
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -8,7 +10,8 @@ use std::time::Instant;
 
 use anyhow::Context;
 use exactly_puzzles::sudoku::{
-    self, Answer, Layout, Puzzle, Regions, Rules, Shape, Style, SudokuError, Verdict,
+    self, Answer, Layout, Puzzle, Regions, Rules, Shape, Style, SudokuError, Template,
+    TemplateSolver, Verdict,
 };
 
 use crate::cli::{SudokuArgs, SudokuFormat, TargetMethod};
@@ -34,6 +37,35 @@ fn parse_box(text: &str) -> anyhow::Result<Shape> {
     Shape::new(r, c).context("--box")
 }
 
+type Job = (usize, Result<Puzzle, SudokuError>);
+type Templates = HashMap<Shape, Result<Template, SudokuError>>;
+type Solvers<'t> = HashMap<Shape, TemplateSolver<'t>>;
+
+/// Solves one record with the worker's solver for its shape.
+fn solve_one<'t>(
+    templates: &'t Templates,
+    solvers: &mut Solvers<'t>,
+    job: &Job,
+    max: u64,
+    rules: &Rules,
+) -> Outcome {
+    let puzzle = job.1.clone()?;
+    let shape = puzzle.grid.shape();
+    let solver = match solvers.entry(shape) {
+        Entry::Occupied(e) => e.into_mut(),
+        Entry::Vacant(e) => match templates.get(&shape) {
+            Some(Ok(t)) => e.insert(t.solver()),
+            Some(Err(err)) => return Err(err.clone()),
+            None => {
+                let answer = sudoku::solve_with(&puzzle.grid, max, rules)?;
+                return Ok((puzzle, answer));
+            }
+        },
+    };
+    let answer = solver.solve(&puzzle.grid, max)?;
+    Ok((puzzle, answer))
+}
+
 /// Solves every record on `threads` threads; answers in record order.
 fn solve_all(
     records: Vec<sudoku::Record>,
@@ -41,16 +73,26 @@ fn solve_all(
     rules: &Rules,
     threads: usize,
 ) -> Vec<(usize, Outcome)> {
-    let jobs: Vec<(usize, Result<Puzzle, SudokuError>)> =
-        records.into_iter().map(|r| (r.line, r.puzzle)).collect();
-    let solve = |job: &(usize, Result<Puzzle, SudokuError>)| -> Outcome {
-        let puzzle = job.1.clone()?;
-        let answer = sudoku::solve_with(&puzzle.grid, max, rules)?;
-        Ok((puzzle, answer))
-    };
+    let jobs: Vec<Job> = records.into_iter().map(|r| (r.line, r.puzzle)).collect();
+    // One template per grid shape in the input, shared by the workers; each
+    // worker keeps a solver per shape.
+    let mut templates: Templates = HashMap::new();
+    for (_, puzzle) in &jobs {
+        if let Ok(p) = puzzle {
+            let shape = p.grid.shape();
+            templates
+                .entry(shape)
+                .or_insert_with(|| Template::new(shape, rules));
+        }
+    }
+    let templates = &templates;
     let threads = threads.clamp(1, jobs.len().max(1));
     if threads == 1 {
-        return jobs.iter().map(|j| (j.0, solve(j))).collect();
+        let mut solvers = HashMap::new();
+        return jobs
+            .iter()
+            .map(|j| (j.0, solve_one(templates, &mut solvers, j, max, rules)))
+            .collect();
     }
     // Workers take small batches in turn, so slow puzzles do not leave one
     // thread with all the work.
@@ -59,16 +101,20 @@ fn solve_all(
     let done: Mutex<Vec<(usize, Outcome)>> = Mutex::new(Vec::with_capacity(jobs.len()));
     std::thread::scope(|scope| {
         for _ in 0..threads {
-            scope.spawn(|| loop {
-                let start = next.fetch_add(BATCH, Ordering::Relaxed);
-                if start >= jobs.len() {
-                    break;
-                }
-                let end = (start + BATCH).min(jobs.len());
-                let batch: Vec<(usize, Outcome)> =
-                    (start..end).map(|i| (i, solve(&jobs[i]))).collect();
-                if let Ok(mut done) = done.lock() {
-                    done.extend(batch);
+            scope.spawn(|| {
+                let mut solvers = HashMap::new();
+                loop {
+                    let start = next.fetch_add(BATCH, Ordering::Relaxed);
+                    if start >= jobs.len() {
+                        break;
+                    }
+                    let end = (start + BATCH).min(jobs.len());
+                    let batch: Vec<(usize, Outcome)> = (start..end)
+                        .map(|i| (i, solve_one(templates, &mut solvers, &jobs[i], max, rules)))
+                        .collect();
+                    if let Ok(mut done) = done.lock() {
+                        done.extend(batch);
+                    }
                 }
             });
         }

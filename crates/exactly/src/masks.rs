@@ -1,0 +1,569 @@
+//! *Item masks*: a representation for problems whose items have at most 64
+//! options and whose options have at most 8 items, without colors.
+//!
+//! Each item keeps its remaining options as one machine word: bit `k` stands
+//! for the item's `k`-th option in declaration order. Covering an item walks
+//! the set bits of its word; removing an option clears its bit in the words
+//! of its other items and lowers their *keys*, the option counts that the
+//! branching rule reads. Options are stored with a fixed stride (the longest
+//! option's length); shorter ones are padded with a dummy item whose key
+//! never matters.
+//!
+//! Keys are `u16`: an active primary item's key is its number of options; a
+//! secondary item's adds [`SECONDARY`], a covered item's adds [`CLOSED`], so
+//! the branching rule takes a plain minimum over all keys (a vectorisable
+//! scan) and never picks either. While committing an option, every item
+//! whose key falls to 1 or 0 is noted, so that [`crate::Solver::forced_first`]
+//! finds a forced item without scanning.
+//!
+//! Nothing is undone option by option. At a level with two or more options
+//! the state (words, keys, and the count of active primary items) is copied
+//! before the first option and copied back before each of the others; a level
+//! with one option copies nothing. Backing up through such levels leaves the
+//! state *stale* (that of a deeper node) until a level with a copy restores
+//! it, which is all the search loop needs. Every other caller gets a settled
+//! state: the structure records the options committed along the path and, when
+//! needed, restores the nearest copy and commits the options after it again.
+
+use crate::problem::{ItemId, ItemKind, OptionId, Problem};
+use crate::solver::{Frame, Structure};
+use crate::unchecked::At;
+
+/// The most options an item may have.
+pub(crate) const MAX_ITEM_OPTIONS: usize = 64;
+/// The most items an option may have.
+pub(crate) const MAX_OPTION_ITEMS: usize = 8;
+
+/// Added to the key of a secondary item.
+const SECONDARY: i16 = 0x2000;
+/// Added to the key of a covered item.
+const CLOSED: i16 = 0x4000;
+/// The key of the dummy item and of the padding after the last item. The
+/// dummy's falls by one for each padded option removed on the way down, at
+/// most [`MAX_PADDED`] times, and stays above every other key.
+const TOP: i16 = i16::MAX;
+/// The most options shorter than the longest.
+const MAX_PADDED: usize = 0x1000;
+/// Keys are scanned in blocks of this many.
+const BLOCK: usize = 16;
+
+/// Whether `problem` can use item masks.
+pub(crate) fn fits<L>(problem: &Problem<L>) -> bool {
+    if problem.has_colors() || problem.has_multiplicities() || problem.num_items() >= 1 << 26 {
+        return false;
+    }
+    let mut len = vec![0usize; problem.num_items()];
+    let mut longest = 0;
+    for o in problem.option_ids() {
+        let entries = problem.option(o);
+        longest = longest.max(entries.len());
+        for e in entries {
+            len[e.item.index()] += 1;
+        }
+    }
+    let padded = problem
+        .option_ids()
+        .filter(|&o| problem.option(o).len() < longest)
+        .count();
+    longest <= MAX_OPTION_ITEMS
+        && padded <= MAX_PADDED
+        && len.iter().all(|&n| n <= MAX_ITEM_OPTIONS)
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Masks {
+    /// Entries per option.
+    stride: usize,
+    /// `ent[o * stride + e]`: item `<< 6 |` the option's position among the
+    /// item's options.
+    ent: Vec<u32>,
+    /// Per option: how many of its items are primary, and how many it has.
+    primaries: Vec<u8>,
+    lens: Vec<u8>,
+    /// Per item: where its options start in `item_opts`.
+    item_start: Vec<u32>,
+    /// The options of each item, in declaration order.
+    item_opts: Vec<u32>,
+    /// Per item (and the dummy item last): its remaining options.
+    words: Vec<u64>,
+    /// Per item (and the dummy), padded to a multiple of [`BLOCK`].
+    key: Vec<i16>,
+    /// Active primary items.
+    open: u32,
+    /// Items whose key fell to 0 or 1 during the last commit.
+    forced: Vec<u32>,
+    num_forced: usize,
+    /// Saved states: words, keys, and (position on the path, open count).
+    saved_words: Vec<u64>,
+    saved_key: Vec<i16>,
+    saved: Vec<(u32, u32)>,
+    /// The options committed from the root, in order (longer than `depth`
+    /// while the state is stale).
+    path: Vec<u32>,
+    /// The number of options the state should hold.
+    depth: u32,
+    stale: bool,
+    num_items: usize,
+}
+
+impl Masks {
+    /// Builds the structure; `problem` must satisfy [`fits`].
+    pub fn new<L>(problem: &Problem<L>) -> Masks {
+        let n = problem.num_items();
+        let dummy = n;
+        let stride = problem
+            .option_ids()
+            .map(|o| problem.option(o).len())
+            .max()
+            .unwrap_or(1)
+            .max(1);
+        let mut lists: Vec<Vec<u32>> = vec![Vec::new(); n];
+        for o in problem.option_ids() {
+            for e in problem.option(o) {
+                lists[e.item.index()].push(o.0);
+            }
+        }
+        let mut item_start = Vec::with_capacity(n + 2);
+        let mut item_opts = Vec::with_capacity(problem.num_entries());
+        let mut words = vec![0u64; n + 1];
+        let keys = (n + 1).div_ceil(BLOCK) * BLOCK;
+        let mut key = vec![TOP; keys];
+        for (i, list) in lists.iter().enumerate() {
+            item_start.push(item_opts.len() as u32);
+            item_opts.extend_from_slice(list);
+            for k in 0..list.len() {
+                words[i] |= 1 << k;
+            }
+            key[i] = list.len() as i16;
+            if problem.item_kind(ItemId(i as u32)) == ItemKind::Secondary {
+                key[i] += SECONDARY;
+            }
+        }
+        item_start.push(item_opts.len() as u32);
+        item_start.push(item_opts.len() as u32);
+        let mut seen = vec![0u32; n];
+        let mut ent = Vec::with_capacity(problem.num_options() * stride);
+        let mut primaries = Vec::with_capacity(problem.num_options());
+        let mut lens = Vec::with_capacity(problem.num_options());
+        for o in problem.option_ids() {
+            let entries = problem.option(o);
+            let mut p = 0;
+            for e in entries {
+                let i = e.item.index();
+                ent.push((i as u32) << 6 | seen[i]);
+                seen[i] += 1;
+                if problem.item_kind(e.item) == ItemKind::Primary {
+                    p += 1;
+                }
+            }
+            ent.resize(ent.len() + stride - entries.len(), (dummy as u32) << 6);
+            primaries.push(p);
+            lens.push(entries.len() as u8);
+        }
+        let open = problem.num_primary() as u32;
+        let mut masks = Masks {
+            stride,
+            ent,
+            primaries,
+            lens,
+            item_start,
+            item_opts,
+            words,
+            key,
+            open,
+            forced: vec![0; stride * stride * MAX_ITEM_OPTIONS],
+            num_forced: 0,
+            saved_words: Vec::new(),
+            saved_key: Vec::new(),
+            saved: Vec::new(),
+            path: Vec::new(),
+            depth: 0,
+            stale: false,
+            num_items: n,
+        };
+        // The root's copy, never discarded.
+        masks.save();
+        masks
+    }
+
+    /// Pushes a copy of the state, at the current depth.
+    fn save(&mut self) {
+        self.saved_words.extend_from_slice(&self.words);
+        self.saved_key.extend_from_slice(&self.key);
+        self.saved.push((self.depth, self.open));
+    }
+
+    /// Copies saved state `slot` back and drops the path after it.
+    #[inline(always)]
+    fn restore(&mut self, slot: usize) {
+        let (w, k) = (self.words.len(), self.key.len());
+        self.words
+            .copy_from_slice(&self.saved_words[slot * w..(slot + 1) * w]);
+        self.key
+            .copy_from_slice(&self.saved_key[slot * k..(slot + 1) * k]);
+        let (depth, open) = self.saved[slot];
+        self.open = open;
+        self.path.truncate(depth as usize);
+        self.depth = depth;
+        self.num_forced = 0;
+        self.stale = false;
+    }
+
+    /// Drops saved states above `slot`.
+    fn discard_above(&mut self, slot: usize) {
+        self.saved.truncate(slot + 1);
+        self.saved_words.truncate((slot + 1) * self.words.len());
+        self.saved_key.truncate((slot + 1) * self.key.len());
+    }
+
+    /// Brings a stale state to `depth` options: restores the deepest copy at
+    /// or above that depth and commits the path's options after it again.
+    #[inline(always)]
+    fn settle(&mut self) {
+        if self.stale {
+            self.settle_now();
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn settle_now(&mut self) {
+        let target = self.depth;
+        let slot = self
+            .saved
+            .iter()
+            .rposition(|&(d, _)| d <= target)
+            .unwrap_or(0);
+        self.discard_above(slot);
+        let path = std::mem::take(&mut self.path);
+        self.restore(slot);
+        for &o in &path[self.depth as usize..target as usize] {
+            self.commit(o);
+        }
+        self.path = path;
+        self.path.truncate(target as usize);
+        self.depth = target;
+        self.num_forced = 0;
+    }
+
+    /// The option at bit `bit` of item `item`'s word.
+    #[inline(always)]
+    fn option_at(&self, item: usize, bit: u32) -> u32 {
+        self.item_opts.at(self.item_start.at(item as u32) + bit)
+    }
+
+    /// Covers every item of option `o` (which must be available) and
+    /// removes every option that shares one, noting items left with at most
+    /// one option.
+    #[inline(always)]
+    fn commit(&mut self, o: u32) {
+        let stride = self.stride as u32;
+        let ent = &self.ent[..];
+        let item_start = &self.item_start[..];
+        let item_opts = &self.item_opts[..];
+        let words = &mut self.words[..];
+        let key = &mut self.key[..];
+        let forced = &mut self.forced[..];
+        let mut n = 0u32;
+        // The dummy item is never covered; it only absorbs the padding's
+        // updates, which keep its key far above every other.
+        let first = o * stride;
+        let last = first + u32::from(self.lens.at(o));
+        for e in first..last {
+            let j = ent.at(e) >> 6;
+            *key.at_mut(j) += CLOSED;
+        }
+        for e in first..last {
+            let j = ent.at(e) >> 6;
+            let mut bits = words.at(j);
+            *words.at_mut(j) = 0;
+            let base = item_start.at(j);
+            while bits != 0 {
+                let p = item_opts.at(base + bits.trailing_zeros());
+                bits &= bits - 1;
+                let from = p * stride;
+                for f in from..from + stride {
+                    let x = ent.at(f);
+                    let k = x >> 6;
+                    *words.at_mut(k) &= !(1u64 << (x & 63));
+                    let v = key.at(k) - 1;
+                    *key.at_mut(k) = v;
+                    *forced.at_mut(n) = k;
+                    n += u32::from(v <= 1);
+                }
+            }
+        }
+        self.num_forced = n as usize;
+        self.open -= u32::from(self.primaries.at(o));
+        self.path.push(o);
+        self.depth += 1;
+    }
+
+    /// The leftmost active primary item with the fewest options, or the
+    /// leftmost with at most `enough` when there is one.
+    #[inline(always)]
+    fn scan(&self, enough: i16) -> u32 {
+        // The minimum, lane by lane, then across the lanes.
+        let mut lanes = [TOP; BLOCK];
+        for block in self.key.chunks_exact(BLOCK) {
+            for (l, &k) in lanes.iter_mut().zip(block) {
+                *l = (*l).min(k);
+            }
+        }
+        let best = lanes.iter().copied().fold(TOP, i16::min);
+        // The first key at most the minimum, or at most `enough`.
+        let bound = best.max(enough);
+        for (b, block) in self.key.chunks_exact(BLOCK).enumerate() {
+            let mut hit = 0u32;
+            for (i, &k) in block.iter().enumerate() {
+                hit |= u32::from(k <= bound) << i;
+            }
+            if hit != 0 {
+                return (b * BLOCK) as u32 + hit.trailing_zeros();
+            }
+        }
+        0
+    }
+
+    #[cfg(test)]
+    fn is_stale(&self) -> bool {
+        self.stale
+    }
+}
+
+impl Structure for Masks {
+    fn updates(&self) -> u64 {
+        0
+    }
+
+    fn set_updates(&mut self, _updates: u64) {}
+
+    #[inline(always)]
+    fn primaries_left(&mut self) -> u32 {
+        self.settle();
+        self.open.min(2)
+    }
+
+    #[inline(always)]
+    fn choose(&mut self, rng: &mut Option<u64>, enough: u32) -> u32 {
+        self.settle();
+        if let Some(state) = rng {
+            let mut best = 0;
+            let mut t = TOP;
+            let mut ties = 0u64;
+            for (i, &k) in self.key[..self.num_items].iter().enumerate() {
+                if k < t {
+                    (best, t, ties) = (i as u32, k, 1);
+                } else if k == t && k < SECONDARY {
+                    ties += 1;
+                    if crate::solver::next_random(state) % ties == 0 {
+                        best = i as u32;
+                    }
+                }
+            }
+            return best;
+        }
+        if enough >= 1 {
+            // Any item the last commit left with one option is a minimum,
+            // unless one was left with none.
+            let mut one = u32::MAX;
+            for &k in &self.forced[..self.num_forced] {
+                match self.key.at(k) {
+                    0 => return k,
+                    1 => one = k,
+                    _ => {}
+                }
+            }
+            if one != u32::MAX {
+                return one;
+            }
+        }
+        self.scan(enough.min(CLOSED as u32) as i16)
+    }
+
+    #[inline(always)]
+    fn len(&self, item: u32) -> u32 {
+        self.key.at(item) as u32
+    }
+
+    #[inline(always)]
+    fn enter(&mut self, frame: &mut Frame) {
+        self.settle();
+        frame.bits = self.words.at(frame.item);
+        frame.depth = self.depth;
+        frame.x = u32::MAX;
+        if frame.d > 1 {
+            frame.x = self.saved.len() as u32;
+            self.save();
+        }
+    }
+
+    #[inline(always)]
+    fn next_option(&mut self, frame: &mut Frame) -> Option<u32> {
+        if frame.k == frame.d {
+            self.depth = frame.depth;
+            if frame.x != u32::MAX {
+                let slot = frame.x as usize;
+                self.restore(slot);
+                self.discard_above(slot - 1);
+                frame.x = u32::MAX;
+            } else {
+                self.stale = self.path.len() != self.depth as usize;
+            }
+            return None;
+        }
+        if frame.k > 0 {
+            self.restore(frame.x as usize);
+        }
+        let bits = frame.bits;
+        let o = self.option_at(frame.item as usize, bits.trailing_zeros());
+        frame.bits = bits & (bits - 1);
+        frame.k += 1;
+        self.commit(o);
+        Some(o)
+    }
+
+    fn leave(&mut self, frame: &mut Frame) {
+        self.depth = frame.depth;
+        if frame.x != u32::MAX {
+            let slot = frame.x as usize;
+            self.restore(slot);
+            self.discard_above(slot - 1);
+            frame.x = u32::MAX;
+        } else {
+            self.stale = self.path.len() != self.depth as usize;
+        }
+        frame.k = frame.d;
+    }
+
+    fn option_of(&self, node: u32) -> OptionId {
+        OptionId(node)
+    }
+
+    fn item_id(&self, item: u32) -> ItemId {
+        ItemId(item)
+    }
+
+    fn index_of(&self, item: ItemId) -> u32 {
+        item.0
+    }
+
+    fn is_open(&mut self, item: u32) -> bool {
+        self.settle();
+        self.key.at(item) < CLOSED
+    }
+
+    fn assume(&mut self, frame: &mut Frame, item: ItemId, option: OptionId) -> Option<u32> {
+        self.settle();
+        let i = item.0;
+        if self.key.at(i) >= CLOSED {
+            return None;
+        }
+        let start = self.item_start[i as usize] as usize;
+        let end = self.item_start[i as usize + 1] as usize;
+        let k = self.item_opts[start..end]
+            .iter()
+            .position(|&o| o == option.0)?;
+        if self.words[i as usize] & (1 << k) == 0 {
+            return None;
+        }
+        // A level of one option: no copy, so `leave` restores from below.
+        *frame = Frame {
+            item: i,
+            d: 1,
+            k: 1,
+            depth: self.depth,
+            x: u32::MAX,
+            ..Frame::default()
+        };
+        self.commit(option.0);
+        Some(option.0)
+    }
+
+    fn debug_check(&self) -> Result<(), String> {
+        // A stale state is still the state of some node, so the same
+        // invariants hold.
+        let n = self.num_items;
+        let mut open = 0;
+        for i in 0..n {
+            let w = self.words[i];
+            let k = self.key[i];
+            if k >= CLOSED {
+                if w != 0 {
+                    return Err(format!("covered item {i} keeps options {w:#x}"));
+                }
+                continue;
+            }
+            let count = (k & !SECONDARY) as u32;
+            if count != w.count_ones() {
+                return Err(format!("item {i}: key {k} but {} options", w.count_ones()));
+            }
+            if k < SECONDARY {
+                open += 1;
+            }
+            let mut bits = w;
+            while bits != 0 {
+                let p = self.option_at(i, bits.trailing_zeros()) as usize;
+                bits &= bits - 1;
+                for &x in &self.ent[p * self.stride..(p + 1) * self.stride] {
+                    let (j, b) = ((x >> 6) as usize, x & 63);
+                    if j == n {
+                        continue;
+                    }
+                    if self.key[j] >= CLOSED || self.words[j] & (1 << b) == 0 {
+                        return Err(format!("option {p} is in item {i} but not in item {j}"));
+                    }
+                }
+            }
+        }
+        if open != self.open {
+            return Err(format!(
+                "{} active primary items, counted {open}",
+                self.open
+            ));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backing_up_through_forced_levels_leaves_a_stale_state_until_settled() {
+        let p = crate::format::parse_dlx("a b c\na\nb\nc\na b\n").unwrap();
+        let mut m = Masks::new(&p);
+        // Item c has one option: a level without a copy.
+        let mut frame = Frame {
+            item: 2,
+            d: 1,
+            ..Frame::default()
+        };
+        m.enter(&mut frame);
+        assert_eq!(m.next_option(&mut frame), Some(2));
+        assert_eq!(m.open, 2);
+        assert_eq!(m.next_option(&mut frame), None);
+        assert!(m.is_stale());
+        m.settle();
+        assert_eq!((m.open, m.key[2]), (3, 1));
+        m.debug_check().unwrap();
+    }
+
+    #[test]
+    fn a_reset_after_a_search_that_ended_on_a_forced_level() {
+        // Item c has one option, so the root level holds no copy.
+        let p = crate::format::parse_dlx("c a b\nc\na\nb\na b\n").unwrap();
+        let mut s = crate::Solver::new(&p)
+            .engine(crate::Engine::Masks)
+            .forced_first(true);
+        assert_eq!(s.engine_in_use(), crate::Engine::Masks);
+        for _ in 0..3 {
+            assert_eq!(s.count().solutions, 2);
+            s.reset();
+            s.assume(&[]).unwrap();
+        }
+        s.assume(&[OptionId(3)]).unwrap();
+        assert_eq!(s.count().solutions, 1);
+    }
+}
