@@ -1,7 +1,9 @@
-//! Solves a file of 9×9 sudokus, one thread, with `exactly`'s sudoku front
-//! end, with the `dlx` crate given the same reduced encoding, and with the
-//! `sudoku` crate; prints puzzles per second for the first solution and for
-//! the uniqueness check (up to 2 solutions), and the ratios.
+//! Solves a file of sudokus of one size, one thread, with the sudoku front
+//! end of `exactly`, with the `dlx` crate given the same reduced encoding,
+//! and (9x9 only) with the `sudoku` crate; prints puzzles per second for the
+//! first solution and for the uniqueness check (up to 2 solutions), and the
+//! ratios. `exactly`'s time includes building its template (the empty
+//! grid's encoding) once per run.
 //!
 //! ```text
 //! cargo run --release --bin sudoku -- [--runs N] [FILE]
@@ -32,10 +34,11 @@ struct Reduced {
 }
 
 /// The same items and options as `sudoku::encode`, written independently.
-fn reduce(cells: &[u8]) -> Reduced {
-    let n = 9;
-    let box_of = |r: usize, c: usize| (r / 3) * 3 + c / 3;
-    let mut used = [0u16; 27];
+fn reduce(cells: &[u8], shape: Shape) -> Reduced {
+    let n = shape.size();
+    let (br, bc) = (shape.box_rows(), shape.box_cols());
+    let box_of = |r: usize, c: usize| (r / br) * br + c / bc;
+    let mut used = vec![0u64; 3 * n];
     for (i, &v) in cells.iter().enumerate() {
         if v != 0 {
             let bit = 1 << (v - 1);
@@ -45,14 +48,14 @@ fn reduce(cells: &[u8]) -> Reduced {
         }
     }
     let mut next = 0u32;
-    let mut cell_item = [u32::MAX; 81];
+    let mut cell_item = vec![u32::MAX; n * n];
     for (i, slot) in cell_item.iter_mut().enumerate() {
         if cells[i] == 0 {
             *slot = next;
             next += 1;
         }
     }
-    let mut unit_item = [u32::MAX; 27 * 9];
+    let mut unit_item = vec![u32::MAX; 3 * n * n];
     for (u, &mask) in used.iter().enumerate() {
         for v in 0..n {
             if mask & (1 << v) == 0 {
@@ -63,7 +66,7 @@ fn reduce(cells: &[u8]) -> Reduced {
     }
     let mut options = Vec::new();
     let mut placements = Vec::new();
-    for i in 0..81 {
+    for i in 0..n * n {
         if cells[i] != 0 {
             continue;
         }
@@ -94,10 +97,10 @@ fn with_exactly(solver: &mut sudoku::TemplateSolver<'_>, grid: &Grid, max: u64) 
     (answer.count, answer.solution.map(|g| g.cells().to_vec()))
 }
 
-fn with_dlx(cells: &[u8], max: u64) -> Answer {
+fn with_dlx(cells: &[u8], shape: Shape, max: u64) -> Answer {
     use dlx::choose::{mrv_chooser, no_tiebreak, prefer_any};
     use dlx::{OptOrder, Solver, Uint};
-    let reduced = reduce(cells);
+    let reduced = reduce(cells, shape);
     if reduced.options.is_empty() {
         // dlx asserts that there is at least one option.
         return (u64::from(reduced.num_items == 0), Some(cells.to_vec()));
@@ -182,15 +185,27 @@ fn main() -> ExitCode {
     let mut grids = Vec::new();
     for record in sudoku::parse(&text, None) {
         match record.puzzle {
-            Ok(p) if p.grid.size() == 9 => grids.push(p.grid),
-            Ok(_) => eprintln!("sudoku: line {}: not 9x9, skipped", record.line),
+            Ok(p)
+                if grids
+                    .first()
+                    .is_none_or(|g: &Grid| g.shape() == p.grid.shape()) =>
+            {
+                grids.push(p.grid)
+            }
+            Ok(_) => eprintln!("sudoku: line {}: another grid size, skipped", record.line),
             Err(e) => eprintln!("sudoku: {}: {e}, skipped", record.line),
         }
     }
+    let Some(shape) = grids.first().map(Grid::shape) else {
+        eprintln!("sudoku: no puzzles in {}", file.display());
+        return ExitCode::from(2);
+    };
     println!(
-        "{}: {} puzzles, best of {runs} runs, one thread",
+        "{}: {} puzzles of {}x{}, best of {runs} runs, one thread",
         file.display(),
-        grids.len()
+        grids.len(),
+        shape.size(),
+        shape.size()
     );
     println!(
         "{:<12} {:>14} {:>14} {:>14} {:>8} {:>8}",
@@ -201,15 +216,23 @@ fn main() -> ExitCode {
         // The template (the empty grid's encoding) is built once per run,
         // inside the timing.
         let (t_x, a_x) = time(runs, || {
-            let template = sudoku::Template::new(Shape::new(3, 3).expect("3x3 boxes"), &Rules::default())
-                .expect("the empty grid encodes");
+            let template =
+                sudoku::Template::new(shape, &Rules::default()).expect("the empty grid encodes");
             let mut solver = template.solver();
-            grids.iter().map(|g| with_exactly(&mut solver, g, max)).collect()
+            grids
+                .iter()
+                .map(|g| with_exactly(&mut solver, g, max))
+                .collect()
         });
         let (t_d, a_d) = time(runs, || {
-            grids.iter().map(|g| with_dlx(g.cells(), max)).collect()
+            grids
+                .iter()
+                .map(|g| with_dlx(g.cells(), shape, max))
+                .collect()
         });
-        let (t_s, a_s) = time(runs, || {
+        // The `sudoku` crate solves 9x9 grids only.
+        let nine = shape.size() == 9;
+        let (t_s, a_s) = time(if nine { runs } else { 0 }, || {
             grids
                 .iter()
                 .map(|g| with_sudoku_crate(g.cells(), max))
@@ -219,7 +242,12 @@ fn main() -> ExitCode {
             let (count, first) = &a_x[i];
             let verdict = sudoku::solve(grid, max).map(|a| a.verdict);
             let unique = matches!(verdict, Ok(Verdict::Unique));
-            for (peer, answers) in [("dlx", &a_d), ("sudoku", &a_s)] {
+            let peers = if nine {
+                &[("dlx", &a_d), ("sudoku", &a_s)][..]
+            } else {
+                &[("dlx", &a_d)][..]
+            };
+            for &(peer, answers) in peers {
                 let (c, f) = &answers[i];
                 // Only a unique solution must be the same grid.
                 if c != count || (unique && f != first) {
@@ -232,15 +260,19 @@ fn main() -> ExitCode {
             }
         }
         let rate = |t: Duration| grids.len() as f64 / t.as_secs_f64();
-        let (r_x, r_d, r_s) = (rate(t_x), rate(t_d), rate(t_s));
+        let (r_x, r_d) = (rate(t_x), rate(t_d));
+        let (peer, ratio) = if nine {
+            let r_s = rate(t_s);
+            (format!("{r_s:>12.0}/s"), format!("{:>7.2}x", r_x / r_s))
+        } else {
+            (format!("{:>14}", "-"), format!("{:>8}", "-"))
+        };
         println!(
-            "{:<12} {:>12.0}/s {:>12.0}/s {:>12.0}/s {:>7.2}x {:>7.2}x",
+            "{:<12} {:>12.0}/s {:>12.0}/s {peer} {:>7.2}x {ratio}",
             name,
             r_x,
             r_d,
-            r_s,
             r_x / r_d,
-            r_x / r_s
         );
     }
     if ok {

@@ -358,6 +358,9 @@ pub enum EngineArg {
     Cells,
     /// Bitsets of available options (memory quadratic in the options).
     Bits,
+    /// Item masks (items of at most 64 options, options of at most 8
+    /// items, no colors; links otherwise).
+    Masks,
 }
 
 impl From<EngineArg> for exactly::Engine {
@@ -367,6 +370,7 @@ impl From<EngineArg> for exactly::Engine {
             EngineArg::Links => exactly::Engine::Links,
             EngineArg::Cells => exactly::Engine::Cells,
             EngineArg::Bits => exactly::Engine::Bits,
+            EngineArg::Masks => exactly::Engine::Masks,
         }
     }
 }

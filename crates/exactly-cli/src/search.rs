@@ -103,6 +103,7 @@ pub fn finish(
     let engine = match stats.engine {
         Engine::Bits => "bits",
         Engine::Cells => "cells",
+        Engine::Masks => "masks",
         _ => "links",
     };
     finish_named(bar, outcome, stats, args, expected, engine)

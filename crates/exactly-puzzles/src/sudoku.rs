@@ -1010,10 +1010,10 @@ impl Template {
 
     /// A solver for puzzles of this shape.
     pub fn solver(&self) -> TemplateSolver<'_> {
-        // Item masks, branching on the first forced cell or unit the last
-        // move left: on the 95 hard 9x9 puzzles of `top95` (bench/sudoku)
-        // dancing links took 1.8 times as long, and encoding each puzzle
-        // (its open part only) as long again.
+        // Item masks, branching on a forced cell or unit the last move
+        // left: on the 95 hard 9x9 puzzles of `top95` (bench/sudoku, first
+        // solution) 17,772 puzzles/s, against 6,039/s with dancing links on
+        // each puzzle's own encoding.
         let engine = Engine::Masks;
         TemplateSolver {
             template: self,
