@@ -943,7 +943,7 @@ pub fn solve(puzzle: &Grid, max_solutions: u64) -> Result<Answer, SudokuError> {
 /// # Ok::<(), exactly_puzzles::sudoku::SudokuError>(())
 /// ```
 pub fn solve_with(puzzle: &Grid, max_solutions: u64, rules: &Rules) -> Result<Answer, SudokuError> {
-    check_regions(puzzle, rules)?;
+    // The template checks the regions against the grid side.
     let template = Template::new(puzzle.shape(), rules)?;
     let answer = template.solver().solve(puzzle, max_solutions);
     answer
@@ -981,9 +981,8 @@ pub struct Template {
 impl Template {
     /// Encodes the empty grid of `shape` under `rules`.
     pub fn new(shape: Shape, rules: &Rules) -> Result<Template, SudokuError> {
-        let empty = Grid::empty(shape);
-        check_regions(&empty, rules)?;
-        let problem = encode_with(&empty, rules)?;
+        // `encode_with` checks the regions against the grid side.
+        let problem = encode_with(&Grid::empty(shape), rules)?;
         let n = shape.size();
         let mut option = vec![OptionId::new(0); n * n * n];
         for (o, p) in problem.labels().iter().enumerate() {

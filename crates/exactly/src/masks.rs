@@ -325,6 +325,21 @@ impl Masks {
         0
     }
 
+    /// Returns to the state before `frame`'s option: its own copy when it
+    /// has one (which it then drops), else a stale state settled on demand.
+    #[inline(always)]
+    fn back_out(&mut self, frame: &mut Frame) {
+        self.depth = frame.depth;
+        if frame.x != u32::MAX {
+            let slot = frame.x as usize;
+            self.restore(slot);
+            self.discard_above(slot - 1);
+            frame.x = u32::MAX;
+        } else {
+            self.stale = self.path.len() != self.depth as usize;
+        }
+    }
+
     #[cfg(test)]
     fn is_stale(&self) -> bool {
         self.stale
@@ -401,15 +416,7 @@ impl Structure for Masks {
     #[inline(always)]
     fn next_option(&mut self, frame: &mut Frame) -> Option<u32> {
         if frame.k == frame.d {
-            self.depth = frame.depth;
-            if frame.x != u32::MAX {
-                let slot = frame.x as usize;
-                self.restore(slot);
-                self.discard_above(slot - 1);
-                frame.x = u32::MAX;
-            } else {
-                self.stale = self.path.len() != self.depth as usize;
-            }
+            self.back_out(frame);
             return None;
         }
         if frame.k > 0 {
@@ -424,15 +431,7 @@ impl Structure for Masks {
     }
 
     fn leave(&mut self, frame: &mut Frame) {
-        self.depth = frame.depth;
-        if frame.x != u32::MAX {
-            let slot = frame.x as usize;
-            self.restore(slot);
-            self.discard_above(slot - 1);
-            frame.x = u32::MAX;
-        } else {
-            self.stale = self.path.len() != self.depth as usize;
-        }
+        self.back_out(frame);
         frame.k = frame.d;
     }
 

@@ -40,6 +40,34 @@ pub struct Split {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn split<L>(problem: &Problem<L>, engine: Engine, min: usize, max_depth: usize) -> Split {
+    cut(problem, engine, min, max_depth, false).0
+}
+
+/// [`split`], also returning the solutions above the cut (each as the
+/// options chosen from the root), for callers that print solutions.
+///
+/// ```
+/// let p = exactly::format::parse_dlx("a b\na\nb\na b\n")?;
+/// let (split, above) = exactly::parallel::split_with_solutions(&p, exactly::Engine::Auto, 100, 8);
+/// assert_eq!((split.solutions, above.len()), (2, 2));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn split_with_solutions<L>(
+    problem: &Problem<L>,
+    engine: Engine,
+    min: usize,
+    max_depth: usize,
+) -> (Split, Vec<Vec<OptionId>>) {
+    cut(problem, engine, min, max_depth, true)
+}
+
+fn cut<L>(
+    problem: &Problem<L>,
+    engine: Engine,
+    min: usize,
+    max_depth: usize,
+    keep: bool,
+) -> (Split, Vec<Vec<OptionId>>) {
     let mut solver = Solver::new(problem).engine(engine);
     let mut depth = 0;
     loop {
@@ -48,14 +76,20 @@ pub fn split<L>(problem: &Problem<L>, engine: Engine, min: usize, max_depth: usi
             depth,
             ..Split::default()
         };
+        let mut above = Vec::new();
         solver.split(
             depth,
             |prefix| cut.subproblems.push(prefix.to_vec()),
-            |_| cut.solutions += 1,
+            |solution| {
+                cut.solutions += 1;
+                if keep {
+                    above.push(solution.to_vec());
+                }
+            },
         );
         cut.nodes = solver.stats().nodes;
         if cut.subproblems.len() >= min || cut.subproblems.is_empty() || depth >= max_depth {
-            return cut;
+            return (cut, above);
         }
         depth += 1;
     }

@@ -147,24 +147,9 @@ pub fn solve(args: &SolveArgs, input: &Input) -> anyhow::Result<Status> {
     let (rank, size) = (world.rank(), world.size());
     let engine: Engine = args.search.engine.into();
     let workers = (size as usize).saturating_sub(1).max(1);
-    let mut subproblems = Vec::new();
-    let mut above = Vec::new();
+    let (split, above) = parallel::split_with_solutions(problem, engine, PER_WORKER * workers, 64);
+    let subproblems = split.subproblems;
     let mut solver = Solver::new(problem).engine(engine);
-    let mut depth = 0;
-    loop {
-        subproblems.clear();
-        above.clear();
-        solver.reset();
-        solver.split(
-            depth,
-            |prefix| subproblems.push(prefix.to_vec()),
-            |solution| above.push(solution.to_vec()),
-        );
-        if subproblems.len() >= PER_WORKER * workers || subproblems.is_empty() || depth >= 64 {
-            break;
-        }
-        depth += 1;
-    }
     let to_words = |options: &[OptionId]| {
         options
             .iter()

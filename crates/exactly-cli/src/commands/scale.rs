@@ -622,25 +622,9 @@ pub fn solve_threads(args: &SolveArgs, input: &Input, threads: usize) -> anyhow:
     let problem = &input.problem;
     let engine: Engine = args.search.engine.into();
     let limits = shared_limits(args.search.timeout);
-    let mut subproblems = Vec::new();
-    let mut above = Vec::new();
-    let mut solver = Solver::new(problem).engine(engine);
-    let mut depth = 0;
-    loop {
-        subproblems.clear();
-        above.clear();
-        solver.reset();
-        solver.split(
-            depth,
-            |prefix| subproblems.push(prefix.to_vec()),
-            |solution| above.push(solution.to_vec()),
-        );
-        if subproblems.len() >= PER_THREAD * threads || subproblems.is_empty() || depth >= MAX_DEPTH
-        {
-            break;
-        }
-        depth += 1;
-    }
+    let (split, above) =
+        parallel::split_with_solutions(problem, engine, PER_THREAD * threads, MAX_DEPTH);
+    let subproblems = split.subproblems;
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let stopped_by = Mutex::new(None);
