@@ -1151,6 +1151,23 @@ mod tests {
     }
 
     #[test]
+    fn a_template_solver_rejects_bad_puzzles_and_goes_on() {
+        let template = Template::new(Shape::new(2, 2).unwrap(), &Rules::default()).unwrap();
+        let mut solver = template.solver();
+        let e = solver
+            .solve(&Grid::empty(Shape::new(2, 3).unwrap()), 2)
+            .unwrap_err();
+        assert_eq!(e.to_string(), "a 6x6 grid does not fit boxes of 2x2");
+        let mut clash = Grid::empty(template.shape());
+        clash.set(0, 0, 3);
+        clash.set(3, 0, 3);
+        let e = solver.solve(&clash, 2).unwrap_err();
+        assert_eq!(e.to_string(), "givens clash: r1c1 and r4c1 both hold 3");
+        let answer = solver.solve(&Grid::empty(template.shape()), 1000).unwrap();
+        assert_eq!((answer.verdict, answer.count), (Verdict::Multiple, 288));
+    }
+
+    #[test]
     fn solution_check_catches_every_unit() {
         let shape = Shape::new(1, 2).unwrap();
         let puzzle = Grid::empty(shape);
