@@ -461,28 +461,32 @@ impl Grid {
         if regions.is_some_and(|of| of.len() != n * n) {
             return false;
         }
-        // Per region: the values it holds.
-        let mut region = vec![0u128; n];
-        for (i, &v) in self.cells.iter().enumerate() {
-            let k = regions.map_or(0, |of| usize::from(of[i]));
-            region[k] |= 1 << (v - 1);
+        // Per row, column, box and region: the values it holds.
+        let mut held = vec![0u128; 4 * n];
+        let (rows, rest) = held.split_at_mut(n);
+        let (cols, rest) = rest.split_at_mut(n);
+        let (boxes, region) = rest.split_at_mut(n);
+        let across = n / bc;
+        for (r, line) in self.cells.chunks_exact(n).enumerate() {
+            let band = (r / br) * across;
+            for (c, &v) in line.iter().enumerate() {
+                let bit = 1u128 << (v - 1);
+                rows[r] |= bit;
+                cols[c] |= bit;
+                boxes[band + c / bc] |= bit;
+                if let Some(of) = regions {
+                    region[usize::from(of[r * n + c])] |= bit;
+                }
+            }
         }
-        if regions.is_some() && region.iter().any(|&m| m != full) {
+        let all = |masks: &[u128]| masks.iter().all(|&m| m == full);
+        let boxed = if regions.is_some() {
+            all(region)
+        } else {
+            all(boxes)
+        };
+        if !(all(rows) && all(cols) && boxed) {
             return false;
-        }
-        for k in 0..n {
-            let (mut row, mut col, mut bx) = (0u128, 0u128, 0u128);
-            for j in 0..n {
-                row |= 1 << (self.cells[k * n + j] - 1);
-                col |= 1 << (self.cells[j * n + k] - 1);
-                // Box k: top-left corner, then the j-th cell inside it.
-                let (top, left) = ((k / (n / bc)) * br, (k % (n / bc)) * bc);
-                let (r, c) = (top + j / bc, left + j % bc);
-                bx |= 1 << (self.cells[r * n + c] - 1);
-            }
-            if row != full || col != full || (regions.is_none() && bx != full) {
-                return false;
-            }
         }
         if rules.diagonals {
             let (mut down, mut up) = (0u128, 0u128);
@@ -1043,9 +1047,6 @@ impl TemplateSolver<'_> {
             });
         }
         let rules = &template.rules;
-        if let Some(c) = puzzle.clash_with(rules) {
-            return Err(c.error(c.value.to_string()));
-        }
         let max_solutions = max_solutions.max(1);
         let found = |count: u64, solution: Option<Grid>, nodes: u64| {
             let verdict = match count {
@@ -1062,6 +1063,9 @@ impl TemplateSolver<'_> {
             }
         };
         if !puzzle.cells.contains(&0) {
+            if let Some(c) = puzzle.clash_with(rules) {
+                return Err(c.error(c.value.to_string()));
+            }
             return Ok(found(1, Some(puzzle.clone()), 0));
         }
         let n = shape.size();
@@ -1075,9 +1079,12 @@ impl TemplateSolver<'_> {
         let solver = &mut self.solver;
         solver.reset();
         if solver.assume(&self.givens).is_err() {
-            // Givens that pass the clash check never conflict; should they,
-            // no solution holds them all.
-            return Ok(found(0, None, 0));
+            // Two givens share an item: the clash check names them. (Should
+            // it find none, no solution holds all the givens.)
+            return match puzzle.clash_with(rules) {
+                Some(c) => Err(c.error(c.value.to_string())),
+                None => Ok(found(0, None, 0)),
+            };
         }
         let mut count = 0u64;
         let mut first = None;

@@ -84,6 +84,9 @@ pub(crate) struct Masks {
     item_start: Vec<u32>,
     /// The options of each item, in declaration order.
     item_opts: Vec<u32>,
+    /// Per item and option (in `item_opts` order), `stride - 1` entries:
+    /// the option's entries for its other items, then padding.
+    others: Vec<u32>,
     /// Per item (and the dummy item last): its remaining options.
     words: Vec<u64>,
     /// Per item (and the dummy), padded to a multiple of [`BLOCK`].
@@ -160,6 +163,15 @@ impl Masks {
             primaries.push(p);
             lens.push(entries.len() as u8);
         }
+        let mut others = Vec::with_capacity(item_opts.len() * (stride - 1));
+        for (j, list) in lists.iter().enumerate() {
+            for &o in list {
+                let row = &ent[o as usize * stride..(o as usize + 1) * stride];
+                others.extend(row.iter().filter(|&&x| x >> 6 != j as u32));
+                // Each item appears once in an option, so one entry went.
+                debug_assert_eq!(others.len() % (stride - 1).max(1), 0);
+            }
+        }
         let open = problem.num_primary() as u32;
         let mut masks = Masks {
             stride,
@@ -168,6 +180,7 @@ impl Masks {
             lens,
             item_start,
             item_opts,
+            others,
             words,
             key,
             open,
@@ -257,10 +270,26 @@ impl Masks {
     /// one option.
     #[inline(always)]
     fn commit(&mut self, o: u32) {
-        let stride = self.stride as u32;
+        // PERF: a loop of known length per removed option is unrolled.
+        match self.stride {
+            1 => self.commit_with::<1>(o),
+            2 => self.commit_with::<2>(o),
+            3 => self.commit_with::<3>(o),
+            4 => self.commit_with::<4>(o),
+            5 => self.commit_with::<5>(o),
+            6 => self.commit_with::<6>(o),
+            7 => self.commit_with::<7>(o),
+            _ => self.commit_with::<8>(o),
+        }
+    }
+
+    /// [`Masks::commit`] with a stride of `S` entries.
+    #[inline(always)]
+    fn commit_with<const S: usize>(&mut self, o: u32) {
+        let stride = S as u32;
         let ent = &self.ent[..];
         let item_start = &self.item_start[..];
-        let item_opts = &self.item_opts[..];
+        let others = &self.others[..];
         let words = &mut self.words[..];
         let key = &mut self.key[..];
         let forced = &mut self.forced[..];
@@ -273,17 +302,20 @@ impl Masks {
             let j = ent.at(e) >> 6;
             *key.at_mut(j) += CLOSED;
         }
+        // Each option of a covered item goes from its other items (the
+        // covered item's own word is cleared at once, and its key, above
+        // `CLOSED`, is never read).
+        let rest = stride - 1;
         for e in first..last {
             let j = ent.at(e) >> 6;
             let mut bits = words.at(j);
             *words.at_mut(j) = 0;
             let base = item_start.at(j);
             while bits != 0 {
-                let p = item_opts.at(base + bits.trailing_zeros());
+                let from = (base + bits.trailing_zeros()) * rest;
                 bits &= bits - 1;
-                let from = p * stride;
-                for f in from..from + stride {
-                    let x = ent.at(f);
+                for f in 0..rest {
+                    let x = others.at(from + f);
                     let k = x >> 6;
                     *words.at_mut(k) &= !(1u64 << (x & 63));
                     let v = key.at(k) - 1;

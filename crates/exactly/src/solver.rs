@@ -1024,7 +1024,7 @@ impl<'p, L> Solver<'p, L> {
         let outcome = match &mut backend {
             Backend::Bits(b) => crate::unchecked::with_popcnt(|| self.search(b, mode, visit)),
             Backend::Cells(c) => self.search(c, mode, visit),
-            Backend::Masks(m) => self.search(m, mode, visit),
+            Backend::Masks(m) => crate::unchecked::with_avx2(|| self.search(m, mode, visit)),
             Backend::Links(l) if l.colors => {
                 self.search(&mut crate::links::Dlx::<true>(l), mode, visit)
             }

@@ -72,3 +72,28 @@ pub(crate) fn with_popcnt<R>(f: impl FnOnce() -> R) -> R {
     }
     f()
 }
+
+/// Runs `f`, compiled for processors with AVX2 and the bit-manipulation
+/// instructions (BMI1, BMI2, POPCNT, LZCNT) when the processor has them.
+#[inline(always)]
+pub(crate) fn with_avx2<R>(f: impl FnOnce() -> R) -> R {
+    #[cfg(target_arch = "x86_64")]
+    {
+        #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
+        fn run<R>(f: impl FnOnce() -> R) -> R {
+            f()
+        }
+        if std::arch::is_x86_feature_detected!("avx2")
+            && std::arch::is_x86_feature_detected!("bmi1")
+            && std::arch::is_x86_feature_detected!("bmi2")
+            && std::arch::is_x86_feature_detected!("popcnt")
+            && std::arch::is_x86_feature_detected!("lzcnt")
+        {
+            // SAFETY: the processor was just found to support every
+            // feature `run` is compiled with.
+            #[allow(unsafe_code)]
+            return unsafe { run(f) };
+        }
+    }
+    f()
+}
