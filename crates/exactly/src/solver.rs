@@ -149,7 +149,9 @@ pub(crate) fn next_random(state: &mut u64) -> u64 {
 enum Backend {
     Bits(Bits),
     Cells(Cells),
-    Masks(Masks),
+    Masks(Masks<u64>),
+    Masks32(Masks<u32>),
+    Masks16(Masks<u16>),
     Links(Links),
     /// Only while a search runs.
     Empty,
@@ -163,7 +165,13 @@ impl Backend {
         match engine.resolve(problem) {
             Engine::Bits => Backend::Bits(Bits::new(problem)),
             Engine::Cells => Backend::Cells(Cells::new(problem)),
-            Engine::Masks => Backend::Masks(Masks::new(problem)),
+            Engine::Masks => match crate::masks::widest(problem) {
+                0..=16 if problem.num_items() < u16::MAX as usize => {
+                    Backend::Masks16(Masks::new(problem))
+                }
+                0..=32 => Backend::Masks32(Masks::new(problem)),
+                _ => Backend::Masks(Masks::new(problem)),
+            },
             _ => Backend::Links(Links::new(problem)),
         }
     }
@@ -572,7 +580,7 @@ impl<'p, L> Solver<'p, L> {
             Backend::Unbuilt(engine) => engine.resolve(self.problem),
             Backend::Bits(_) => Engine::Bits,
             Backend::Cells(_) => Engine::Cells,
-            Backend::Masks(_) => Engine::Masks,
+            Backend::Masks(_) | Backend::Masks16(_) | Backend::Masks32(_) => Engine::Masks,
             _ => Engine::Links,
         }
     }
@@ -685,6 +693,8 @@ impl<'p, L> Solver<'p, L> {
             Backend::Bits(b) => self.unwind(b),
             Backend::Cells(c) => self.unwind(c),
             Backend::Masks(m) => self.unwind(m),
+            Backend::Masks32(m) => self.unwind(m),
+            Backend::Masks16(m) => self.unwind(m),
             Backend::Links(l) if l.colors => self.unwind(&mut crate::links::Dlx::<true>(l)),
             Backend::Links(l) => self.unwind(&mut crate::links::Dlx::<false>(l)),
             Backend::Empty | Backend::Unbuilt(_) => {}
@@ -724,6 +734,8 @@ impl<'p, L> Solver<'p, L> {
             Backend::Bits(b) => Self::probe_at(b, rng),
             Backend::Cells(c) => Self::probe_at(c, rng),
             Backend::Masks(m) => Self::probe_at(m, rng),
+            Backend::Masks32(m) => Self::probe_at(m, rng),
+            Backend::Masks16(m) => Self::probe_at(m, rng),
             Backend::Links(l) if l.colors => Self::probe_at(&mut crate::links::Dlx::<true>(l), rng),
             Backend::Links(l) => Self::probe_at(&mut crate::links::Dlx::<false>(l), rng),
             Backend::Empty | Backend::Unbuilt(_) => (0.0, 0.0),
@@ -789,6 +801,8 @@ impl<'p, L> Solver<'p, L> {
             Backend::Bits(b) => self.descend(b, prefix),
             Backend::Cells(c) => self.descend(c, prefix),
             Backend::Masks(m) => self.descend(m, prefix),
+            Backend::Masks32(m) => self.descend(m, prefix),
+            Backend::Masks16(m) => self.descend(m, prefix),
             Backend::Links(l) if l.colors => {
                 self.descend(&mut crate::links::Dlx::<true>(l), prefix)
             }
@@ -835,6 +849,8 @@ impl<'p, L> Solver<'p, L> {
             Backend::Bits(b) => self.commit_all(b, problem, options),
             Backend::Cells(c) => self.commit_all(c, problem, options),
             Backend::Masks(m) => self.commit_all(m, problem, options),
+            Backend::Masks32(m) => self.commit_all(m, problem, options),
+            Backend::Masks16(m) => self.commit_all(m, problem, options),
             Backend::Links(l) if l.colors => {
                 self.commit_all(&mut crate::links::Dlx::<true>(l), problem, options)
             }
@@ -940,6 +956,8 @@ impl<'p, L> Solver<'p, L> {
             Backend::Bits(b) => Self::branch_at(b),
             Backend::Cells(c) => Self::branch_at(c),
             Backend::Masks(m) => Self::branch_at(m),
+            Backend::Masks32(m) => Self::branch_at(m),
+            Backend::Masks16(m) => Self::branch_at(m),
             Backend::Links(l) if l.colors => Self::branch_at(&mut crate::links::Dlx::<true>(l)),
             Backend::Links(l) => Self::branch_at(&mut crate::links::Dlx::<false>(l)),
             Backend::Empty | Backend::Unbuilt(_) => Branch::Options(Vec::new()),
@@ -1025,6 +1043,8 @@ impl<'p, L> Solver<'p, L> {
             Backend::Bits(b) => crate::unchecked::with_popcnt(|| self.search(b, mode, visit)),
             Backend::Cells(c) => self.search(c, mode, visit),
             Backend::Masks(m) => crate::unchecked::with_avx2(|| self.search(m, mode, visit)),
+            Backend::Masks32(m) => crate::unchecked::with_avx2(|| self.search(m, mode, visit)),
+            Backend::Masks16(m) => crate::unchecked::with_avx2(|| self.search(m, mode, visit)),
             Backend::Links(l) if l.colors => {
                 self.search(&mut crate::links::Dlx::<true>(l), mode, visit)
             }
