@@ -141,17 +141,19 @@ fn with_sudoku_crate(cells: &[u8], max: u64) -> Answer {
     }
 }
 
-/// The best of `runs` timings of solving every puzzle; the answers of the
-/// last run.
-fn time(runs: usize, mut solve_all: impl FnMut() -> Vec<Answer>) -> (Duration, Vec<Answer>) {
-    let mut best = Duration::MAX;
-    let mut answers = Vec::new();
+/// The best of `runs` timings of each solver solving every puzzle, and the
+/// answers of its last run. The solvers take turns, run by run, so that a
+/// slow spell of a shared machine falls on all of them alike.
+fn time(runs: usize, solvers: &mut [&mut dyn FnMut() -> Vec<Answer>]) -> Vec<(Duration, Vec<Answer>)> {
+    let mut results = vec![(Duration::MAX, Vec::new()); solvers.len()];
     for _ in 0..runs {
-        let start = Instant::now();
-        answers = solve_all();
-        best = best.min(start.elapsed());
+        for (solve_all, (best, answers)) in solvers.iter_mut().zip(&mut results) {
+            let start = Instant::now();
+            *answers = solve_all();
+            *best = (*best).min(start.elapsed());
+        }
     }
-    (best, answers)
+    results
 }
 
 fn main() -> ExitCode {
@@ -218,7 +220,7 @@ fn main() -> ExitCode {
     for (name, max) in [("first", 1u64), ("unique", 2)] {
         // The template (the empty grid's encoding) is built once per run,
         // inside the timing.
-        let (t_x, a_x) = time(runs, || {
+        let mut exactly = || {
             let template =
                 sudoku::Template::new(shape, &Rules::default()).expect("the empty grid encodes");
             let mut solver = template.solver();
@@ -226,21 +228,29 @@ fn main() -> ExitCode {
                 .iter()
                 .map(|g| with_exactly(&mut solver, g, max))
                 .collect()
-        });
-        let (t_d, a_d) = time(runs, || {
+        };
+        let mut dlx = || {
             grids
                 .iter()
                 .map(|g| with_dlx(g.cells(), shape, max))
                 .collect()
-        });
+        };
         // The `sudoku` crate solves 9x9 grids only.
         let nine = shape.size() == 9;
-        let (t_s, a_s) = time(if nine { runs } else { 0 }, || {
+        let mut bitboard = || {
             grids
                 .iter()
                 .map(|g| with_sudoku_crate(g.cells(), max))
                 .collect()
-        });
+        };
+        let mut solvers: Vec<&mut dyn FnMut() -> Vec<Answer>> = vec![&mut exactly, &mut dlx];
+        if nine {
+            solvers.push(&mut bitboard);
+        }
+        let mut timed = time(runs, &mut solvers).into_iter();
+        let (t_x, a_x) = timed.next().expect("exactly was timed");
+        let (t_d, a_d) = timed.next().expect("dlx was timed");
+        let (t_s, a_s) = timed.next().unwrap_or((Duration::MAX, Vec::new()));
         for (i, grid) in grids.iter().enumerate() {
             let (count, first) = &a_x[i];
             let verdict = checker.solve(grid, max).map(|a| a.verdict);

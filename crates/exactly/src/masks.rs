@@ -365,22 +365,29 @@ impl<W: Word> Masks<W> {
     /// one option.
     #[inline(always)]
     fn commit(&mut self, o: u32) {
+        self.commit_noting::<true>(o);
+    }
+
+    /// [`Masks::commit`], noting items left with at most one option only
+    /// when `NOTE` is set (else nothing is noted).
+    #[inline(always)]
+    fn commit_noting<const NOTE: bool>(&mut self, o: u32) {
         // PERF: a loop of known length per removed option is unrolled.
         match self.stride {
-            1 => self.commit_with::<1>(o),
-            2 => self.commit_with::<2>(o),
-            3 => self.commit_with::<3>(o),
-            4 => self.commit_with::<4>(o),
-            5 => self.commit_with::<5>(o),
-            6 => self.commit_with::<6>(o),
-            7 => self.commit_with::<7>(o),
-            _ => self.commit_with::<8>(o),
+            1 => self.commit_with::<1, NOTE>(o),
+            2 => self.commit_with::<2, NOTE>(o),
+            3 => self.commit_with::<3, NOTE>(o),
+            4 => self.commit_with::<4, NOTE>(o),
+            5 => self.commit_with::<5, NOTE>(o),
+            6 => self.commit_with::<6, NOTE>(o),
+            7 => self.commit_with::<7, NOTE>(o),
+            _ => self.commit_with::<8, NOTE>(o),
         }
     }
 
-    /// [`Masks::commit`] with a stride of `S` entries.
+    /// [`Masks::commit_noting`] with a stride of `S` entries.
     #[inline(always)]
-    fn commit_with<const S: usize>(&mut self, o: u32) {
+    fn commit_with<const S: usize, const NOTE: bool>(&mut self, o: u32) {
         let stride = S as u32;
         let ent = &self.ent[..];
         let item_start = &self.item_start[..];
@@ -407,14 +414,16 @@ impl<W: Word> Masks<W> {
             *words.at_mut(j) = W::default();
             let base = item_start.at(j);
             while bits != 0 {
-                let from = (base + bits.trailing_zeros()) * rest;
+                let row = others.from((base + bits.trailing_zeros()) * rest);
                 bits &= bits - 1;
                 for f in 0..rest {
-                    let k = W::remove(words, others.at(from + f));
+                    let k = W::remove(words, row.at(f));
                     let v = key.at(k) - 1;
                     *key.at_mut(k) = v;
-                    *forced.at_mut(n) = k;
-                    n += u32::from(v <= 1);
+                    if NOTE {
+                        *forced.at_mut(n) = k;
+                        n += u32::from(v <= 1);
+                    }
                 }
             }
         }
@@ -599,7 +608,8 @@ impl<W: Word> Structure for Masks<W> {
             x: u32::MAX,
             ..Frame::default()
         };
-        self.commit(option.0);
+        // Nothing noted: the search's first choice scans.
+        self.commit_noting::<false>(option.0);
         Some(option.0)
     }
 

@@ -22,6 +22,8 @@ pub(crate) trait At<T: Copy> {
     fn at(&self, i: u32) -> T;
     /// The element at `i`, mutably; `i` must be in bounds.
     fn at_mut(&mut self, i: u32) -> &mut T;
+    /// The elements from `i` on; `i` must be at most the length.
+    fn from(&self, i: u32) -> &[T];
 }
 
 impl<T: Copy> At<T> for [T] {
@@ -44,6 +46,16 @@ impl<T: Copy> At<T> for [T] {
         #[allow(unsafe_code)]
         unsafe {
             self.get_unchecked_mut(i as usize)
+        }
+    }
+
+    #[inline(always)]
+    fn from(&self, i: u32) -> &[T] {
+        debug_assert!((i as usize) <= self.len(), "index {i} past {}", self.len());
+        // SAFETY: as for `at`.
+        #[allow(unsafe_code)]
+        unsafe {
+            self.get_unchecked(i as usize..)
         }
     }
 }
