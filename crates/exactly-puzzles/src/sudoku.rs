@@ -55,8 +55,9 @@
 
 mod text;
 
-use std::fmt::{self, Write as _};
+use std::fmt;
 use std::ops::ControlFlow;
+use std::sync::OnceLock;
 
 use exactly::{
     BuildError, ColorId, Engine, ItemId, OptionId, Problem, ProblemBuilder, Solution, Solver,
@@ -785,28 +786,43 @@ pub fn encode(puzzle: &Grid) -> Result<Problem<Placement>, SudokuError> {
 /// ```
 pub fn encode_with(puzzle: &Grid, rules: &Rules) -> Result<Problem<Placement>, SudokuError> {
     check_regions(puzzle, rules)?;
-    if let Some(c) = puzzle.clash_with(rules) {
-        return Err(c.error(c.value.to_string()));
-    }
     let shape = puzzle.shape;
     let n = shape.size();
     let units = UNITS_PER_SIDE * n + if rules.diagonals { 2 } else { 0 };
-    // Values used per unit, as bit masks.
+    // Values used per unit, as bit masks; a value used twice is a clash,
+    // which `clash_with` then names.
     let mut used = vec![0u64; units];
+    let mut clash = false;
     for (i, &v) in puzzle.cells.iter().enumerate() {
         if v != 0 {
+            let bit = 1u64 << (v - 1);
             for u in units_of(shape, rules, i / n, i % n).into_iter().flatten() {
-                used[u] |= 1u64 << (v - 1);
+                clash |= used[u] & bit != 0;
+                used[u] |= bit;
             }
         }
     }
+    if clash {
+        if let Some(c) = puzzle.clash_with(rules) {
+            return Err(c.error(c.value.to_string()));
+        }
+    }
     let mut b = ProblemBuilder::new();
+    // At most: an item per open cell and per missing value of each unit,
+    // and an option per open cell and value.
+    let open = puzzle.cells.iter().filter(|&&v| v == 0).count();
+    let missing: usize = used.iter().map(|m| n - m.count_ones() as usize).sum();
+    let entries_per_option = 1 + units_of(shape, rules, 0, 0).iter().flatten().count();
+    b.reserve(open + missing, open * n, open * n * entries_per_option);
     let mut name = String::with_capacity(12);
     let mut cell_item = vec![None; n * n];
     for (i, slot) in cell_item.iter_mut().enumerate() {
         if puzzle.cells[i] == 0 {
             name.clear();
-            let _ = write!(name, "r{}c{}", i / n + 1, i % n + 1);
+            name.push('r');
+            push_number(&mut name, i / n + 1);
+            name.push('c');
+            push_number(&mut name, i % n + 1);
             *slot = Some(b.primary(&name)?);
         }
     }
@@ -823,7 +839,10 @@ pub fn encode_with(puzzle: &Grid, rules: &Rules) -> Result<Problem<Placement>, S
         for v in 1..=n {
             if mask & (1u64 << (v - 1)) == 0 {
                 name.clear();
-                let _ = write!(name, "{prefix}{k}={v}");
+                name.push_str(prefix);
+                push_number(&mut name, k);
+                name.push('=');
+                push_number(&mut name, v);
                 unit_item[u * n + v - 1] = Some(b.primary(&name)?);
             }
         }
@@ -853,6 +872,16 @@ pub fn encode_with(puzzle: &Grid, rules: &Rules) -> Result<Problem<Placement>, S
         }
     }
     Ok(b.build()?)
+}
+
+/// Appends `k` in decimal.
+/// PERF: item names without `write!` made encoding a nearly full 25x25
+/// grid a quarter faster.
+fn push_number(name: &mut String, k: usize) {
+    if k >= 10 {
+        push_number(name, k / 10);
+    }
+    name.push(char::from(b'0' + (k % 10) as u8));
 }
 
 /// Fills the puzzle's empty cells with a solution of [`encode`]'s problem.
@@ -947,17 +976,18 @@ pub fn solve(puzzle: &Grid, max_solutions: u64) -> Result<Answer, SudokuError> {
 /// # Ok::<(), exactly_puzzles::sudoku::SudokuError>(())
 /// ```
 pub fn solve_with(puzzle: &Grid, max_solutions: u64, rules: &Rules) -> Result<Answer, SudokuError> {
-    // The template checks the regions against the grid side.
+    // The template checks the regions against the grid side; its solver's
+    // first puzzle is encoded on its own, so nothing else is built.
     let template = Template::new(puzzle.shape(), rules)?;
     let answer = template.solver().solve(puzzle, max_solutions);
     answer
 }
 
-/// The empty grid of one shape under one set of rules, encoded once: its
-/// [`TemplateSolver`]s solve puzzles of that shape by committing their givens
-/// ([`exactly::Solver::assume`]) instead of encoding each puzzle, which is
-/// what makes batches fast. One template serves any number of threads, each
-/// with its own solver.
+/// The empty grid of one shape under one set of rules, encoded once (when a
+/// solver first needs it): its [`TemplateSolver`]s solve puzzles of that
+/// shape by committing their givens ([`exactly::Solver::assume`]) instead of
+/// encoding each puzzle, which is what makes batches fast. One template
+/// serves any number of threads, each with its own solver.
 ///
 /// ```
 /// use exactly_puzzles::sudoku::{self, Rules, Template, Verdict};
@@ -977,27 +1007,41 @@ pub fn solve_with(puzzle: &Grid, max_solutions: u64, rules: &Rules) -> Result<An
 pub struct Template {
     shape: Shape,
     rules: Rules,
+    /// Built on first use (see [`TemplateSolver`]).
+    encoding: OnceLock<Encoding>,
+}
+
+/// The empty grid's problem, and `option[cell * n + value - 1]`: the option
+/// placing `value` in `cell`.
+#[derive(Clone, Debug)]
+struct Encoding {
     problem: Problem<Placement>,
-    /// `option[cell * n + value - 1]`: the option placing `value` in `cell`.
     option: Vec<OptionId>,
 }
 
 impl Template {
-    /// Encodes the empty grid of `shape` under `rules`.
+    /// The template of `shape` under `rules`. The empty grid is encoded when
+    /// a solver first needs it.
     pub fn new(shape: Shape, rules: &Rules) -> Result<Template, SudokuError> {
-        // `encode_with` checks the regions against the grid side.
-        let problem = encode_with(&Grid::empty(shape), rules)?;
-        let n = shape.size();
-        let mut option = vec![OptionId::new(0); n * n * n];
-        for (o, p) in problem.labels().iter().enumerate() {
-            let cell = usize::from(p.row) * n + usize::from(p.col);
-            option[cell * n + usize::from(p.value) - 1] = OptionId::new(o);
-        }
+        check_regions(&Grid::empty(shape), rules)?;
         Ok(Template {
             shape,
             rules: rules.clone(),
-            problem,
-            option,
+            encoding: OnceLock::new(),
+        })
+    }
+
+    fn encoding(&self) -> &Encoding {
+        self.encoding.get_or_init(|| {
+            let problem = encode_with(&Grid::empty(self.shape), &self.rules)
+                .expect("the empty grid of a checked shape and rules encodes");
+            let n = self.shape.size();
+            let mut option = vec![OptionId::new(0); n * n * n];
+            for (o, p) in problem.labels().iter().enumerate() {
+                let cell = usize::from(p.row) * n + usize::from(p.col);
+                option[cell * n + usize::from(p.value) - 1] = OptionId::new(o);
+            }
+            Encoding { problem, option }
         })
     }
 
@@ -1008,29 +1052,70 @@ impl Template {
 
     /// The encoding of the empty grid.
     pub fn problem(&self) -> &Problem<Placement> {
-        &self.problem
+        &self.encoding().problem
     }
 
     /// A solver for puzzles of this shape.
     pub fn solver(&self) -> TemplateSolver<'_> {
-        // Item masks, branching on a forced cell or unit the last move
-        // left: on the 95 hard 9x9 puzzles of `top95` (bench/sudoku, first
-        // solution) 17,772 puzzles/s, against 6,039/s with dancing links on
-        // each puzzle's own encoding.
-        let engine = Engine::Masks;
         TemplateSolver {
             template: self,
-            solver: Solver::new(&self.problem).engine(engine).forced_first(true),
+            solver: None,
             givens: Vec::new(),
+            encoded: 0,
         }
     }
 }
 
 /// Solves puzzles on a [`Template`], reusing one search structure.
+///
+/// Encoding the empty grid costs about as much as encoding puzzles whose
+/// open parts add up to it, so a solver first encodes each puzzle on its
+/// own (only its open cells and units); once the options it encoded that
+/// way reach the template's, it switches to the template for good, solving
+/// each puzzle by committing its givens ([`exactly::Solver::assume`]). A
+/// handful of puzzles never pays for the template; a batch pays for it at
+/// most twice.
 pub struct TemplateSolver<'t> {
     template: &'t Template,
-    solver: Solver<'t, Placement>,
+    /// On the template's problem, once in use.
+    solver: Option<Solver<'t, Placement>>,
     givens: Vec<OptionId>,
+    /// Options encoded for puzzles solved on their own.
+    encoded: usize,
+}
+
+/// The engine for sudoku: item masks, branching on a forced cell or unit the
+/// last move left. On the 95 hard 9x9 puzzles of `top95` (bench/sudoku, first
+/// solution) 17,772 puzzles/s, against 6,039/s with dancing links on each
+/// puzzle's own encoding.
+fn sudoku_solver<L>(problem: &Problem<L>) -> Solver<'_, L> {
+    Solver::new(problem)
+        .engine(Engine::Masks)
+        .forced_first(true)
+}
+
+/// Counts the solutions of `solver` up to `max_solutions` and decodes the
+/// first onto `puzzle`.
+fn count_up_to(
+    solver: &mut Solver<'_, Placement>,
+    puzzle: &Grid,
+    max_solutions: u64,
+) -> (u64, Option<Grid>) {
+    let problem = solver.problem();
+    let mut count = 0u64;
+    let mut first = None;
+    solver.for_each(|s| {
+        count += 1;
+        if first.is_none() {
+            first = Some(decode(puzzle, problem, s));
+        }
+        if count >= max_solutions {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
+    (count, first)
 }
 
 impl TemplateSolver<'_> {
@@ -1069,42 +1154,43 @@ impl TemplateSolver<'_> {
             return Ok(found(1, Some(puzzle.clone()), 0));
         }
         let n = shape.size();
-        self.givens.clear();
-        for (cell, &v) in puzzle.cells.iter().enumerate() {
-            if v != 0 {
-                self.givens
-                    .push(template.option[cell * n + usize::from(v) - 1]);
+        let (count, first, nodes) = if self.solver.is_none() && self.encoded < n * n * n {
+            // On its own; `encode_with` names clashing givens.
+            let problem = encode_with(puzzle, rules)?;
+            self.encoded += problem.num_options();
+            let mut solver = sudoku_solver(&problem);
+            let (count, first) = count_up_to(&mut solver, puzzle, max_solutions);
+            (count, first, solver.stats().nodes)
+        } else {
+            let encoding = template.encoding();
+            let solver = self
+                .solver
+                .get_or_insert_with(|| sudoku_solver(&encoding.problem));
+            self.givens.clear();
+            for (cell, &v) in puzzle.cells.iter().enumerate() {
+                if v != 0 {
+                    self.givens
+                        .push(encoding.option[cell * n + usize::from(v) - 1]);
+                }
             }
-        }
-        let solver = &mut self.solver;
-        solver.reset();
-        if solver.assume(&self.givens).is_err() {
-            // Two givens share an item: the clash check names them. (Should
-            // it find none, no solution holds all the givens.)
-            return match puzzle.clash_with(rules) {
-                Some(c) => Err(c.error(c.value.to_string())),
-                None => Ok(found(0, None, 0)),
-            };
-        }
-        let mut count = 0u64;
-        let mut first = None;
-        solver.for_each(|s| {
-            count += 1;
-            if first.is_none() {
-                first = Some(decode(puzzle, &template.problem, s));
+            solver.reset();
+            if solver.assume(&self.givens).is_err() {
+                // Two givens share an item: the clash check names them.
+                // (Should it find none, no solution holds all the givens.)
+                return match puzzle.clash_with(rules) {
+                    Some(c) => Err(c.error(c.value.to_string())),
+                    None => Ok(found(0, None, 0)),
+                };
             }
-            if count >= max_solutions {
-                ControlFlow::Break(())
-            } else {
-                ControlFlow::Continue(())
-            }
-        });
+            let (count, first) = count_up_to(solver, puzzle, max_solutions);
+            (count, first, solver.stats().nodes)
+        };
         if let Some(grid) = &first {
             if !grid.solves_with(puzzle, rules) {
                 return Err(SudokuError::WrongSolution);
             }
         }
-        Ok(found(count, first, solver.stats().nodes))
+        Ok(found(count, first, nodes))
     }
 }
 

@@ -208,34 +208,19 @@ impl<W: Word> Masks<W> {
             .max()
             .unwrap_or(1)
             .max(1);
-        let mut lists: Vec<Vec<u32>> = vec![Vec::new(); n];
+        // Each item's options, in declaration order, by counting sort.
+        let mut item_start = vec![0u32; n + 2];
         for o in problem.option_ids() {
             for e in problem.option(o) {
-                lists[e.item.index()].push(o.0);
+                item_start[e.item.index() + 1] += 1;
             }
         }
-        let mut item_start = Vec::with_capacity(n + 2);
-        let mut item_opts = Vec::with_capacity(problem.num_entries());
-        let mut words = vec![W::default(); n + 1];
-        let keys = (n + 1).div_ceil(BLOCK) * BLOCK;
-        let mut key = vec![TOP; keys];
-        for (i, list) in lists.iter().enumerate() {
-            item_start.push(item_opts.len() as u32);
-            item_opts.extend_from_slice(list);
-            debug_assert!(list.len() <= W::BITS);
-            let all = match list.len() {
-                0 => 0,
-                len => u64::MAX >> (64 - len),
-            };
-            words[i] = W::of(all);
-            key[i] = list.len() as i16;
-            if problem.item_kind(ItemId(i as u32)) == ItemKind::Secondary {
-                key[i] += SECONDARY;
-            }
+        for i in 0..n {
+            item_start[i + 1] += item_start[i];
         }
-        item_start.push(item_opts.len() as u32);
-        item_start.push(item_opts.len() as u32);
-        let mut seen = vec![0u32; n];
+        item_start[n + 1] = item_start[n];
+        let mut item_opts = vec![0u32; item_start[n] as usize];
+        let mut fill: Vec<u32> = item_start[..n].to_vec();
         let mut ent = Vec::with_capacity(problem.num_options() * stride);
         let mut primaries = Vec::with_capacity(problem.num_options());
         let mut lens = Vec::with_capacity(problem.num_options());
@@ -244,27 +229,42 @@ impl<W: Word> Masks<W> {
             let mut p = 0;
             for e in entries {
                 let i = e.item.index();
-                ent.push((i as u32) << 6 | seen[i]);
-                seen[i] += 1;
-                if problem.item_kind(e.item) == ItemKind::Primary {
-                    p += 1;
-                }
+                ent.push((i as u32) << 6 | (fill[i] - item_start[i]));
+                item_opts[fill[i] as usize] = o.0;
+                fill[i] += 1;
+                p += u8::from(problem.item_kind(e.item) == ItemKind::Primary);
             }
             ent.resize(ent.len() + stride - entries.len(), (dummy as u32) << 6);
             primaries.push(p);
             lens.push(entries.len() as u8);
         }
+        let mut words = vec![W::default(); n + 1];
+        let keys = (n + 1).div_ceil(BLOCK) * BLOCK;
+        let mut key = vec![TOP; keys];
+        for i in 0..n {
+            let len = (item_start[i + 1] - item_start[i]) as usize;
+            debug_assert!(len <= W::BITS);
+            let all = match len {
+                0 => 0,
+                len => u64::MAX >> (64 - len),
+            };
+            words[i] = W::of(all);
+            key[i] = len as i16;
+            if problem.item_kind(ItemId(i as u32)) == ItemKind::Secondary {
+                key[i] += SECONDARY;
+            }
+        }
         let mut others = Vec::with_capacity(item_opts.len() * (stride - 1));
-        for (j, list) in lists.iter().enumerate() {
-            for &o in list {
+        for j in 0..n {
+            let range = item_start[j] as usize..item_start[j + 1] as usize;
+            for &o in &item_opts[range] {
+                // Each item appears once in an option, so one entry goes.
                 let row = &ent[o as usize * stride..(o as usize + 1) * stride];
-                others.extend(
-                    row.iter()
-                        .filter(|&&x| x >> 6 != j as u32)
-                        .map(|&x| W::entry(x >> 6, x & 63)),
-                );
-                // Each item appears once in an option, so one entry went.
-                debug_assert_eq!(others.len() % (stride - 1).max(1), 0);
+                for &x in row {
+                    if x >> 6 != j as u32 {
+                        others.push(W::entry(x >> 6, x & 63));
+                    }
+                }
             }
         }
         let open = problem.num_primary() as u32;
