@@ -14,12 +14,16 @@
 //! the branching rule takes a plain minimum over all keys (a vectorisable
 //! scan) and never picks either. While committing an option, every item
 //! whose key falls to 1 or 0 is noted, so that [`crate::Solver::forced_first`]
-//! finds a forced item without scanning.
+//! finds a forced item without scanning. With it (and no trace) the structure
+//! also takes such forced moves itself, right after the option that forced
+//! them, sparing the search loop's per-level work: each still counts as a
+//! node, and the solution is read off the path of committed options.
 //!
 //! Nothing is undone option by option. At a level with two or more options
 //! the state (words, keys, and the count of active primary items) is copied
 //! before the first option and copied back before each of the others; a level
-//! with one option copies nothing. Backing up through such levels leaves the
+//! with one option copies nothing (and neither do forced moves taken inside
+//! a level, nor a level that runs out). Backing up through such levels leaves the
 //! state *stale* (that of a deeper node) until a level with a copy restores
 //! it, which is all the search loop needs. Every other caller gets a settled
 //! state: the structure records the options committed along the path and, when
@@ -194,6 +198,10 @@ pub(crate) struct Masks<W> {
     depth: u32,
     stale: bool,
     num_items: usize,
+    /// Whether `next_option` follows forced moves ([`Masks::follow`]).
+    chain: bool,
+    /// Options committed by `follow` since [`Structure::chained`] last ran.
+    chained: u64,
 }
 
 impl<W: Word> Masks<W> {
@@ -288,6 +296,8 @@ impl<W: Word> Masks<W> {
             depth: 0,
             stale: false,
             num_items: n,
+            chain: false,
+            chained: 0,
         };
         // The root's copy, never discarded.
         masks.save();
@@ -433,6 +443,29 @@ impl<W: Word> Masks<W> {
         self.depth += 1;
     }
 
+    /// Commits the only option of an item the last commit left with one,
+    /// again and again, as the search would branch on it next: stops when
+    /// none is left or one was left with none (a dead end for the search).
+    #[inline(always)]
+    fn follow(&mut self) {
+        loop {
+            let mut one = u32::MAX;
+            for &k in &self.forced[..self.num_forced] {
+                match self.key.at(k) {
+                    0 => return,
+                    1 => one = k,
+                    _ => {}
+                }
+            }
+            if one == u32::MAX {
+                return;
+            }
+            let o = self.option_at(one as usize, self.words.at(one).get().trailing_zeros());
+            self.commit(o);
+            self.chained += 1;
+        }
+    }
+
     /// The leftmost active primary item with the fewest options, or the
     /// leftmost with at most `enough` when there is one.
     #[inline(always)]
@@ -560,6 +593,9 @@ impl<W: Word> Structure for Masks<W> {
         frame.bits = bits & (bits - 1);
         frame.k += 1;
         self.commit(o);
+        if self.chain {
+            self.follow();
+        }
         Some(o)
     }
 
@@ -611,6 +647,21 @@ impl<W: Word> Structure for Masks<W> {
         // Nothing noted: the search's first choice scans.
         self.commit_noting::<false>(option.0);
         Some(option.0)
+    }
+
+    fn set_chain(&mut self, on: bool) {
+        self.chain = on;
+    }
+
+    #[inline(always)]
+    fn chained(&mut self) -> u64 {
+        std::mem::take(&mut self.chained)
+    }
+
+    /// The path: every option committed, chained ones included.
+    fn solution(&mut self, _choice: &[u32], out: &mut Vec<OptionId>) {
+        self.settle();
+        out.extend(self.path.iter().map(|&o| OptionId(o)));
     }
 
     fn debug_check(&self) -> Result<(), String> {

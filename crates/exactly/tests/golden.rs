@@ -61,6 +61,32 @@ fn golden_counts_every_engine() {
 }
 
 #[test]
+fn forced_moves_count_as_nodes_whoever_follows_them() {
+    // With a trace the search loop takes every forced move level by level;
+    // without one, item masks take them on their own. Same tree, same nodes.
+    for file in ["queens-13.dlx", "langford-11.dlx"] {
+        let text = std::fs::read_to_string(testdata().join(file)).unwrap();
+        let problem = parse_dlx(&text).unwrap();
+        let expected = cases()
+            .into_iter()
+            .find(|c| c.file == file)
+            .unwrap()
+            .solutions;
+        let mut quiet = Solver::new(&problem)
+            .engine(Engine::Masks)
+            .forced_first(true);
+        assert_eq!(quiet.engine_in_use(), Engine::Masks, "{file}");
+        assert_eq!(quiet.count().solutions, expected, "{file}");
+        let mut traced = Solver::new(&problem)
+            .engine(Engine::Masks)
+            .forced_first(true)
+            .on_trace(|_| {});
+        assert_eq!(traced.count().solutions, expected, "{file}");
+        assert_eq!(quiet.stats().nodes, traced.stats().nodes, "{file}");
+    }
+}
+
+#[test]
 fn every_solution_verifies() {
     for file in ["queens-13.dlx", "langford-11.dlx", "knuth-example.dlx"] {
         let text = std::fs::read_to_string(testdata().join(file)).unwrap();
