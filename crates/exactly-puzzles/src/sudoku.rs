@@ -456,22 +456,24 @@ impl Grid {
         if !kept || self.cells.iter().any(|&v| v == 0 || usize::from(v) > n) {
             return false;
         }
-        let full = (1u128 << n) - 1;
+        // n is at most `Shape::MAX_SIZE` (64): one bit per value.
+        let full = u64::MAX >> (64 - n);
         let (br, bc) = (self.shape.box_rows, self.shape.box_cols);
         let regions = rules.regions.as_ref().map(|r| r.of.as_slice());
         if regions.is_some_and(|of| of.len() != n * n) {
             return false;
         }
         // Per row, column, box and region: the values it holds.
-        let mut held = vec![0u128; 4 * n];
+        let mut held = [0u64; 4 * Shape::MAX_SIZE];
         let (rows, rest) = held.split_at_mut(n);
         let (cols, rest) = rest.split_at_mut(n);
-        let (boxes, region) = rest.split_at_mut(n);
+        let (boxes, rest) = rest.split_at_mut(n);
+        let region = &mut rest[..n];
         let across = n / bc;
         for (r, line) in self.cells.chunks_exact(n).enumerate() {
             let band = (r / br) * across;
             for (c, &v) in line.iter().enumerate() {
-                let bit = 1u128 << (v - 1);
+                let bit = 1u64 << (v - 1);
                 rows[r] |= bit;
                 cols[c] |= bit;
                 boxes[band + c / bc] |= bit;
@@ -480,7 +482,7 @@ impl Grid {
                 }
             }
         }
-        let all = |masks: &[u128]| masks.iter().all(|&m| m == full);
+        let all = |masks: &[u64]| masks.iter().all(|&m| m == full);
         let boxed = if regions.is_some() {
             all(region)
         } else {
@@ -490,7 +492,7 @@ impl Grid {
             return false;
         }
         if rules.diagonals {
-            let (mut down, mut up) = (0u128, 0u128);
+            let (mut down, mut up) = (0u64, 0u64);
             for k in 0..n {
                 down |= 1 << (self.cells[k * n + k] - 1);
                 up |= 1 << (self.cells[k * n + n - 1 - k] - 1);

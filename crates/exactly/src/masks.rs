@@ -624,15 +624,10 @@ impl<W: Word> Structure for Masks<W> {
     fn assume(&mut self, frame: &mut Frame, item: ItemId, option: OptionId) -> Option<u32> {
         self.settle();
         let i = item.0;
-        if self.key.at(i) >= CLOSED {
-            return None;
-        }
-        let start = self.item_start[i as usize] as usize;
-        let end = self.item_start[i as usize + 1] as usize;
-        let k = self.item_opts[start..end]
-            .iter()
-            .position(|&o| o == option.0)?;
-        if self.words[i as usize].get() & (1 << k) == 0 {
+        // Available while its first item's word holds it (a covered item's
+        // word is empty).
+        let e = self.ent[option.0 as usize * self.stride];
+        if self.words.at(e >> 6).get() & (1 << (e & 63)) == 0 {
             return None;
         }
         // A level of one option: no copy, so `leave` restores from below.
