@@ -166,9 +166,9 @@ pub(crate) fn next_random(state: &mut u64) -> u64 {
 enum Backend {
     Bits(Bits),
     Cells(Cells),
-    Masks(Masks<u64>),
-    Masks32(Masks<u32>),
-    Masks16(Masks<u16>),
+    Masks(Masks<u128>),
+    Masks32(Masks<u64>),
+    Masks16(Masks<u32>),
     Links(Links),
     /// Only while a search runs.
     Empty,
