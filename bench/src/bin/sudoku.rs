@@ -2,8 +2,9 @@
 //! end of `exactly`, with the `dlx` crate given the same reduced encoding,
 //! and (9x9 only) with the `sudoku` crate; prints puzzles per second for the
 //! first solution and for the uniqueness check (up to 2 solutions), and the
-//! ratios. `exactly`'s time includes building its template (the empty
-//! grid's encoding) once per run.
+//! ratios. `exactly`'s time starts from a new template each run, so it
+//! includes encoding the first puzzles on their own and then the empty grid
+//! once. The solvers take turns, run by run.
 //!
 //! ```text
 //! cargo run --release --bin sudoku -- [--runs N] [FILE]
