@@ -1010,7 +1010,7 @@ pub struct Template {
     shape: Shape,
     rules: Rules,
     /// Built on first use (see [`TemplateSolver`]).
-    encoding: OnceLock<Encoding>,
+    encoding: OnceLock<Result<Encoding, SudokuError>>,
 }
 
 /// The empty grid's problem, and `option[cell * n + value - 1]`: the option
@@ -1033,18 +1033,20 @@ impl Template {
         })
     }
 
-    fn encoding(&self) -> &Encoding {
-        self.encoding.get_or_init(|| {
-            let problem = encode_with(&Grid::empty(self.shape), &self.rules)
-                .expect("the empty grid of a checked shape and rules encodes");
-            let n = self.shape.size();
-            let mut option = vec![OptionId::new(0); n * n * n];
-            for (o, p) in problem.labels().iter().enumerate() {
-                let cell = usize::from(p.row) * n + usize::from(p.col);
-                option[cell * n + usize::from(p.value) - 1] = OptionId::new(o);
-            }
-            Encoding { problem, option }
-        })
+    fn encoding(&self) -> Result<&Encoding, SudokuError> {
+        self.encoding
+            .get_or_init(|| {
+                let problem = encode_with(&Grid::empty(self.shape), &self.rules)?;
+                let n = self.shape.size();
+                let mut option = vec![OptionId::new(0); n * n * n];
+                for (o, p) in problem.labels().iter().enumerate() {
+                    let cell = usize::from(p.row) * n + usize::from(p.col);
+                    option[cell * n + usize::from(p.value) - 1] = OptionId::new(o);
+                }
+                Ok(Encoding { problem, option })
+            })
+            .as_ref()
+            .map_err(Clone::clone)
     }
 
     /// The grid shape.
@@ -1052,9 +1054,9 @@ impl Template {
         self.shape
     }
 
-    /// The encoding of the empty grid.
-    pub fn problem(&self) -> &Problem<Placement> {
-        &self.encoding().problem
+    /// The encoding of the empty grid (built on the first call).
+    pub fn problem(&self) -> Result<&Problem<Placement>, SudokuError> {
+        Ok(&self.encoding()?.problem)
     }
 
     /// A solver for puzzles of this shape.
@@ -1164,7 +1166,7 @@ impl TemplateSolver<'_> {
             let (count, first) = count_up_to(&mut solver, puzzle, max_solutions);
             (count, first, solver.stats().nodes)
         } else {
-            let encoding = template.encoding();
+            let encoding = template.encoding()?;
             let solver = self
                 .solver
                 .get_or_insert_with(|| sudoku_solver(&encoding.problem));

@@ -146,16 +146,6 @@ impl Cell for u32 {
     }
 }
 
-/// The most options any item of `problem` has.
-pub(crate) fn widest<L>(problem: &Problem<L>) -> usize {
-    let mut len = vec![0usize; problem.num_items()];
-    for o in problem.option_ids() {
-        for e in problem.option(o) {
-            len[e.item.index()] += 1;
-        }
-    }
-    len.into_iter().max().unwrap_or(0)
-}
 /// The most items an option may have.
 pub(crate) const MAX_OPTION_ITEMS: usize = 8;
 
@@ -177,22 +167,27 @@ pub(crate) fn fits<L>(problem: &Problem<L>) -> bool {
     if problem.has_colors() || problem.has_multiplicities() || problem.num_items() >= 1 << 26 {
         return false;
     }
-    let mut len = vec![0usize; problem.num_items()];
-    let mut longest = 0;
-    for o in problem.option_ids() {
-        let entries = problem.option(o);
-        longest = longest.max(entries.len());
-        for e in entries {
-            len[e.item.index()] += 1;
-        }
-    }
+    let longest = problem
+        .option_ids()
+        .map(|o| problem.option(o).len())
+        .max()
+        .unwrap_or(0);
     let padded = problem
         .option_ids()
         .filter(|&o| problem.option(o).len() < longest)
         .count();
-    longest <= MAX_OPTION_ITEMS
-        && padded <= MAX_PADDED
-        && len.iter().all(|&n| n <= MAX_ITEM_OPTIONS)
+    longest <= MAX_OPTION_ITEMS && padded <= MAX_PADDED && widest(problem) <= MAX_ITEM_OPTIONS
+}
+
+/// The most options any item of `problem` has.
+pub(crate) fn widest<L>(problem: &Problem<L>) -> usize {
+    let mut len = vec![0usize; problem.num_items()];
+    for o in problem.option_ids() {
+        for e in problem.option(o) {
+            len[e.item.index()] += 1;
+        }
+    }
+    len.into_iter().max().unwrap_or(0)
 }
 
 #[derive(Clone, Debug)]
