@@ -167,27 +167,14 @@ pub(crate) fn fits<L>(problem: &Problem<L>) -> bool {
     if problem.has_colors() || problem.has_multiplicities() || problem.num_items() >= 1 << 26 {
         return false;
     }
-    let longest = problem
-        .option_ids()
-        .map(|o| problem.option(o).len())
-        .max()
-        .unwrap_or(0);
-    let padded = problem
-        .option_ids()
-        .filter(|&o| problem.option(o).len() < longest)
-        .count();
-    longest <= MAX_OPTION_ITEMS && padded <= MAX_PADDED && widest(problem) <= MAX_ITEM_OPTIONS
-}
-
-/// The most options any item of `problem` has.
-pub(crate) fn widest<L>(problem: &Problem<L>) -> usize {
-    let mut len = vec![0usize; problem.num_items()];
-    for o in problem.option_ids() {
-        for e in problem.option(o) {
-            len[e.item.index()] += 1;
-        }
-    }
-    len.into_iter().max().unwrap_or(0)
+    let longest = problem.longest_option();
+    longest <= MAX_OPTION_ITEMS
+        && problem.widest_item() <= MAX_ITEM_OPTIONS
+        && problem
+            .option_ids()
+            .filter(|&o| problem.option(o).len() < longest)
+            .count()
+            <= MAX_PADDED
 }
 
 #[derive(Clone, Debug)]
@@ -237,41 +224,36 @@ impl<C: Cell> Masks<C> {
     pub fn new<L>(problem: &Problem<L>) -> Masks<C> {
         let n = problem.num_items();
         let dummy = n;
-        let stride = problem
-            .option_ids()
-            .map(|o| problem.option(o).len())
-            .max()
-            .unwrap_or(1)
-            .max(1);
+        let stride = problem.longest_option().max(1);
         // Each item's options, in declaration order, by counting sort.
         let mut item_start = vec![0u32; n + 2];
-        for o in problem.option_ids() {
-            for e in problem.option(o) {
-                item_start[e.item.index() + 1] += 1;
-            }
-        }
         for i in 0..n {
-            item_start[i + 1] += item_start[i];
+            item_start[i + 1] = item_start[i] + problem.item_len(ItemId(i as u32)) as u32;
         }
         item_start[n + 1] = item_start[n];
+        let num_options = problem.num_options();
         let mut item_opts = vec![0u32; item_start[n] as usize];
         let mut fill: Vec<u32> = item_start[..n].to_vec();
-        let mut ent = Vec::with_capacity(problem.num_options() * stride);
-        let mut primaries = Vec::with_capacity(problem.num_options());
-        let mut lens = Vec::with_capacity(problem.num_options());
+        let mut ent = vec![(dummy as u32) << 6; num_options * stride];
+        let mut primaries = vec![0u8; num_options];
+        let mut lens = vec![0u8; num_options];
+        let primary: Vec<bool> = problem
+            .item_ids()
+            .map(|i| problem.item_kind(i) == ItemKind::Primary)
+            .collect();
         for o in problem.option_ids() {
             let entries = problem.option(o);
+            let row = &mut ent[o.index() * stride..][..entries.len()];
             let mut p = 0;
-            for e in entries {
+            for (x, e) in row.iter_mut().zip(entries) {
                 let i = e.item.index();
-                ent.push((i as u32) << 6 | (fill[i] - item_start[i]));
+                *x = (i as u32) << 6 | (fill[i] - item_start[i]);
                 item_opts[fill[i] as usize] = o.0;
                 fill[i] += 1;
-                p += u8::from(problem.item_kind(e.item) == ItemKind::Primary);
+                p += u8::from(primary[i]);
             }
-            ent.resize(ent.len() + stride - entries.len(), (dummy as u32) << 6);
-            primaries.push(p);
-            lens.push(entries.len() as u8);
+            primaries[o.index()] = p;
+            lens[o.index()] = entries.len() as u8;
         }
         let keys = (n + 1).div_ceil(BLOCK) * BLOCK;
         let mut cells = vec![C::new(TOP, 0); keys];
@@ -283,20 +265,28 @@ impl<C: Cell> Masks<C> {
                 len => u64::MAX >> (64 - len),
             };
             let mut key = len as i16;
-            if problem.item_kind(ItemId(i as u32)) == ItemKind::Secondary {
+            if !primary[i] {
                 key += SECONDARY;
             }
             *cell = C::new(key, all);
         }
-        let mut others = Vec::with_capacity(item_opts.len() * (stride - 1));
-        for j in 0..n {
-            let range = item_start[j] as usize..item_start[j + 1] as usize;
-            for &o in &item_opts[range] {
-                // Each item appears once in an option, so one entry goes.
-                let row = &ent[o as usize * stride..(o as usize + 1) * stride];
-                for &x in row {
-                    if x >> 6 != j as u32 {
-                        others.push(C::entry(x >> 6, x & 63));
+        // Each item appears once in an option, so one entry of the option's
+        // row goes: its own.
+        let rest = stride - 1;
+        let mut others = vec![0u32; item_opts.len() * rest];
+        if rest > 0 {
+            for (o, row) in ent.chunks_exact(stride).enumerate() {
+                // Entry k's item holds the option at position `x & 63`; its
+                // row there gets the option's other entries.
+                for (k, &x) in row[..usize::from(lens[o])].iter().enumerate() {
+                    let at = (item_start[(x >> 6) as usize] + (x & 63)) as usize * rest;
+                    let to = &mut others[at..at + rest];
+                    let (before, after) = to.split_at_mut(k);
+                    for (t, &y) in before.iter_mut().zip(&row[..k]) {
+                        *t = C::entry(y >> 6, y & 63);
+                    }
+                    for (t, &y) in after.iter_mut().zip(&row[k + 1..]) {
+                        *t = C::entry(y >> 6, y & 63);
                     }
                 }
             }

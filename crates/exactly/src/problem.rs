@@ -90,6 +90,8 @@ struct ItemInfo {
     /// Multiplicity bounds `(min, max)`; `(1, 1)` for plain primary items and
     /// `(0, 1)` for secondary items.
     bounds: (u32, u32),
+    /// How many options hold the item.
+    options: u32,
 }
 
 /// Item names, end to end in one string.
@@ -240,6 +242,36 @@ impl<L> Problem<L> {
     /// Whether an item is primary or secondary.
     pub fn item_kind(&self, item: ItemId) -> ItemKind {
         self.items[item.index()].kind
+    }
+
+    /// How many options hold an item.
+    ///
+    /// ```
+    /// let p = exactly::format::parse_dlx("a b\na b\nb\n")?;
+    /// assert_eq!(p.item_len(p.item_by_name("b").unwrap()), 2);
+    /// assert_eq!((p.widest_item(), p.longest_option()), (2, 2));
+    /// # Ok::<(), exactly::format::ParseError>(())
+    /// ```
+    pub fn item_len(&self, item: ItemId) -> usize {
+        self.items[item.index()].options as usize
+    }
+
+    /// The most options any item has (0 without options).
+    pub fn widest_item(&self) -> usize {
+        self.items
+            .iter()
+            .map(|i| i.options as usize)
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// The most items any option has (0 without options).
+    pub fn longest_option(&self) -> usize {
+        self.starts
+            .windows(2)
+            .map(|w| (w[1] - w[0]) as usize)
+            .max()
+            .unwrap_or(0)
     }
 
     /// Multiplicity bounds `(min, max)` of an item: how many chosen options must
@@ -511,7 +543,11 @@ impl<L> ProblemBuilder<L> {
             ItemKind::Secondary => (0, 1),
         };
         self.names.push(name)?;
-        self.items.push(ItemInfo { kind, bounds });
+        self.items.push(ItemInfo {
+            kind,
+            bounds,
+            options: 0,
+        });
         let names = &self.names;
         self.by_name
             .insert_unique(hash, id, |&i| name_hash(names.get(i.index())));
@@ -645,6 +681,9 @@ impl<L> ProblemBuilder<L> {
         }
         let end = u32::try_from(self.entries.len()).map_err(|_| BuildError::TooLarge)?;
         let id = OptionId(u32::try_from(self.labels.len()).map_err(|_| BuildError::TooLarge)?);
+        for e in &self.entries[start..] {
+            self.items[e.item.index()].options += 1;
+        }
         self.starts.push(end);
         self.labels.push(label);
         self.costs.push(cost);
@@ -763,6 +802,8 @@ mod tests {
             &[Warning::OptionWithoutPrimary { position: 0 }]
         );
         assert_eq!(p.option_text(OptionId(0)), "a x:red");
+        // Only the option that was kept counts.
+        assert_eq!((p.item_len(a), p.item_len(x)), (1, 1));
         assert_eq!(
             ProblemBuilder::<()>::new().build().unwrap_err(),
             BuildError::NoItems

@@ -182,7 +182,7 @@ impl Backend {
         match engine.resolve(problem) {
             Engine::Bits => Backend::Bits(Bits::new(problem)),
             Engine::Cells => Backend::Cells(Cells::new(problem)),
-            Engine::Masks => match crate::masks::widest(problem) {
+            Engine::Masks => match problem.widest_item() {
                 0..=16 if problem.num_items() < u16::MAX as usize => {
                     Backend::Masks16(Masks::new(problem))
                 }
