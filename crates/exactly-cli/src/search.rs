@@ -147,8 +147,9 @@ pub fn check_multi_args(args: &SearchArgs) -> anyhow::Result<()> {
 fn print_stats(stats: &Stats, engine: &str) {
     report::line(&format!("engine: {engine}"));
     report::line(&format!("nodes: {}", stats.nodes));
-    if engine != "bits" {
-        // Bitsets remove options wholesale and count no link updates.
+    if engine != "bits" && engine != "masks" {
+        // Bitsets and item masks remove options wholesale and count no
+        // link updates.
         report::line(&format!("updates: {}", stats.updates));
     }
     report::line(&format!("solutions: {}", stats.solutions));

@@ -13,18 +13,23 @@ use crate::links::Links;
 use crate::masks::Masks;
 use crate::problem::{ItemId, OptionId, Problem};
 
-/// Which representation of the search state a [`Solver`] uses. Both explore
-/// the same tree (same nodes, same solutions); they differ in speed.
+/// Which representation of the search state a [`Solver`] uses. All explore
+/// the same tree (counting, the same nodes and solutions); they differ in
+/// speed, and dancing cells may try an item's options in another order.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Engine {
-    /// Picks by the problem's shape: [`Engine::Bits`] for up to 4096
-    /// options (and at most 8 MiB of bitset rows), else [`Engine::Cells`] when options have 5 or more items on
-    /// average, else [`Engine::Links`]. Measured with `bench/` (best of 3,
-    /// 2-core machine): on queens-13, langford-12 and pentomino 6x10, bits
-    /// took 0.043 s, 0.13 s and 0.78 s, links 0.10 s, 0.30 s and 4.05 s,
-    /// cells 0.13 s, 0.38 s and 3.51 s. Cells beat links on long options
-    /// (undoing costs them almost nothing) and lose on short ones.
+    /// Picks by the problem's shape: [`Engine::Masks`] when the problem
+    /// fits item masks and one cell per item takes at most 16 KiB; else
+    /// [`Engine::Bits`] for up to 4096 options (and at most 8 MiB of bitset
+    /// rows); else [`Engine::Cells`] when options have 5 or more items on
+    /// average; else [`Engine::Links`]. Counting with `examples/count` (one
+    /// thread, 2-core machine), masks, bits and links took 0.107 s, 0.187 s
+    /// and 0.160 s on queens-13, 0.354 s, 0.662 s and 0.602 s on
+    /// langford-12, and 0.008 s, 0.227 s and 0.017 s on a hard 16x16
+    /// sudoku; on pentomino 6x10 (no masks: an item has 304 options) bits
+    /// took 0.78 s, links 4.05 s and cells 3.51 s. Cells beat links on long
+    /// options (undoing costs them almost nothing) and lose on short ones.
     #[default]
     Auto,
     /// Dancing cells: sparse sets with a trail (Knuth's SSXC programs).
@@ -49,11 +54,15 @@ impl Engine {
     ///
     /// ```
     /// let p = exactly::Problem::<()>::from_names(&["a"], &[], [((), vec!["a"])])?;
+    /// assert_eq!(exactly::Engine::Auto.resolve(&p), exactly::Engine::Masks);
+    /// // Colors rule item masks out.
+    /// let p = exactly::format::parse_dlx("a | x\na x:red\n").unwrap();
     /// assert_eq!(exactly::Engine::Auto.resolve(&p), exactly::Engine::Bits);
     /// # Ok::<(), exactly::BuildError>(())
     /// ```
     pub fn resolve<L>(self, problem: &Problem<L>) -> Engine {
         match self {
+            Engine::Auto if crate::masks::suits(problem) => Engine::Masks,
             Engine::Auto if crate::bits::fits(problem) => Engine::Bits,
             Engine::Auto if problem.num_entries() >= 5 * problem.num_options() => Engine::Cells,
             Engine::Auto => Engine::Links,
@@ -177,16 +186,38 @@ enum Backend {
     Unbuilt(Engine),
 }
 
+/// Evaluates `$body` with `$s` bound to the structure in `$backend` (a
+/// `&mut Backend`) as a `&mut impl Structure`, or `$none` when nothing is
+/// built: one arm per representation, written once.
+macro_rules! with_structure {
+    ($backend:expr, $s:ident => $body:expr, _ => $none:expr) => {
+        match $backend {
+            Backend::Bits($s) => $body,
+            Backend::Cells($s) => $body,
+            Backend::Masks($s) => $body,
+            Backend::Masks32($s) => $body,
+            Backend::Masks16($s) => $body,
+            Backend::Links(l) if l.colors => {
+                let $s = &mut crate::links::Dlx::<true>(l);
+                $body
+            }
+            Backend::Links(l) => {
+                let $s = &mut crate::links::Dlx::<false>(l);
+                $body
+            }
+            Backend::Empty | Backend::Unbuilt(_) => $none,
+        }
+    };
+}
+
 impl Backend {
     fn new<L>(problem: &Problem<L>, engine: Engine) -> Backend {
         match engine.resolve(problem) {
             Engine::Bits => Backend::Bits(Bits::new(problem)),
             Engine::Cells => Backend::Cells(Cells::new(problem)),
-            Engine::Masks => match problem.widest_item() {
-                0..=16 if problem.num_items() < u16::MAX as usize => {
-                    Backend::Masks16(Masks::new(problem))
-                }
-                0..=32 => Backend::Masks32(Masks::new(problem)),
+            Engine::Masks => match crate::masks::cell_bits(problem) {
+                32 => Backend::Masks16(Masks::new(problem)),
+                64 => Backend::Masks32(Masks::new(problem)),
                 _ => Backend::Masks(Masks::new(problem)),
             },
             _ => Backend::Links(Links::new(problem)),
@@ -708,16 +739,7 @@ impl<'p, L> Solver<'p, L> {
     /// undoing whatever the structure still holds. Statistics start again.
     pub fn reset(&mut self) {
         let mut backend = self.take_backend();
-        match &mut backend {
-            Backend::Bits(b) => self.unwind(b),
-            Backend::Cells(c) => self.unwind(c),
-            Backend::Masks(m) => self.unwind(m),
-            Backend::Masks32(m) => self.unwind(m),
-            Backend::Masks16(m) => self.unwind(m),
-            Backend::Links(l) if l.colors => self.unwind(&mut crate::links::Dlx::<true>(l)),
-            Backend::Links(l) => self.unwind(&mut crate::links::Dlx::<false>(l)),
-            Backend::Empty | Backend::Unbuilt(_) => {}
-        }
+        with_structure!(&mut backend, s => self.unwind(s), _ => {});
         self.backend = backend;
         self.level = 0;
         self.floor = 0;
@@ -749,16 +771,7 @@ impl<'p, L> Solver<'p, L> {
     /// solver is left as it was. `rng` is a xorshift state (not zero).
     pub fn probe(&mut self, rng: &mut u64) -> (f64, f64) {
         let mut backend = self.take_backend();
-        let result = match &mut backend {
-            Backend::Bits(b) => Self::probe_at(b, rng),
-            Backend::Cells(c) => Self::probe_at(c, rng),
-            Backend::Masks(m) => Self::probe_at(m, rng),
-            Backend::Masks32(m) => Self::probe_at(m, rng),
-            Backend::Masks16(m) => Self::probe_at(m, rng),
-            Backend::Links(l) if l.colors => Self::probe_at(&mut crate::links::Dlx::<true>(l), rng),
-            Backend::Links(l) => Self::probe_at(&mut crate::links::Dlx::<false>(l), rng),
-            Backend::Empty | Backend::Unbuilt(_) => (0.0, 0.0),
-        };
+        let result = with_structure!(&mut backend, s => Self::probe_at(s, rng), _ => (0.0, 0.0));
         self.backend = backend;
         result
     }
@@ -816,18 +829,7 @@ impl<'p, L> Solver<'p, L> {
             return Err(PrefixError::AlreadySearched);
         }
         let mut backend = self.take_backend();
-        let result = match &mut backend {
-            Backend::Bits(b) => self.descend(b, prefix),
-            Backend::Cells(c) => self.descend(c, prefix),
-            Backend::Masks(m) => self.descend(m, prefix),
-            Backend::Masks32(m) => self.descend(m, prefix),
-            Backend::Masks16(m) => self.descend(m, prefix),
-            Backend::Links(l) if l.colors => {
-                self.descend(&mut crate::links::Dlx::<true>(l), prefix)
-            }
-            Backend::Links(l) => self.descend(&mut crate::links::Dlx::<false>(l), prefix),
-            Backend::Empty | Backend::Unbuilt(_) => Ok(()),
-        };
+        let result = with_structure!(&mut backend, s => self.descend(s, prefix), _ => Ok(()));
         self.backend = backend;
         if result.is_err() {
             // Levels already entered cannot be trusted: nothing is left to search.
@@ -864,20 +866,8 @@ impl<'p, L> Solver<'p, L> {
         }
         let problem = self.problem;
         let mut backend = self.take_backend();
-        let result = match &mut backend {
-            Backend::Bits(b) => self.commit_all(b, problem, options),
-            Backend::Cells(c) => self.commit_all(c, problem, options),
-            Backend::Masks(m) => self.commit_all(m, problem, options),
-            Backend::Masks32(m) => self.commit_all(m, problem, options),
-            Backend::Masks16(m) => self.commit_all(m, problem, options),
-            Backend::Links(l) if l.colors => {
-                self.commit_all(&mut crate::links::Dlx::<true>(l), problem, options)
-            }
-            Backend::Links(l) => {
-                self.commit_all(&mut crate::links::Dlx::<false>(l), problem, options)
-            }
-            Backend::Empty | Backend::Unbuilt(_) => Ok(()),
-        };
+        let result =
+            with_structure!(&mut backend, s => self.commit_all(s, problem, options), _ => Ok(()));
         self.backend = backend;
         if result.is_err() {
             self.resume = Resume::Done;
@@ -971,16 +961,11 @@ impl<'p, L> Solver<'p, L> {
     /// ```
     pub fn branch(&mut self) -> Branch {
         let mut backend = self.take_backend();
-        let branch = match &mut backend {
-            Backend::Bits(b) => Self::branch_at(b),
-            Backend::Cells(c) => Self::branch_at(c),
-            Backend::Masks(m) => Self::branch_at(m),
-            Backend::Masks32(m) => Self::branch_at(m),
-            Backend::Masks16(m) => Self::branch_at(m),
-            Backend::Links(l) if l.colors => Self::branch_at(&mut crate::links::Dlx::<true>(l)),
-            Backend::Links(l) => Self::branch_at(&mut crate::links::Dlx::<false>(l)),
-            Backend::Empty | Backend::Unbuilt(_) => Branch::Options(Vec::new()),
-        };
+        let branch = with_structure!(
+            &mut backend,
+            s => Self::branch_at(s),
+            _ => Branch::Options(Vec::new())
+        );
         self.backend = backend;
         branch
     }
@@ -1059,11 +1044,11 @@ impl<'p, L> Solver<'p, L> {
         // borrow the rest of the solver freely.
         let mut backend = self.take_backend();
         let outcome = match &mut backend {
-            Backend::Bits(b) => crate::unchecked::with_popcnt(|| self.search(b, mode, visit)),
+            Backend::Bits(b) => self.search_popcnt(b, mode, visit),
             Backend::Cells(c) => self.search(c, mode, visit),
-            Backend::Masks(m) => crate::unchecked::with_avx2(|| self.search(m, mode, visit)),
-            Backend::Masks32(m) => crate::unchecked::with_avx2(|| self.search(m, mode, visit)),
-            Backend::Masks16(m) => crate::unchecked::with_avx2(|| self.search(m, mode, visit)),
+            Backend::Masks(m) => self.search_avx2(m, mode, visit),
+            Backend::Masks32(m) => self.search_avx2(m, mode, visit),
+            Backend::Masks16(m) => self.search_avx2(m, mode, visit),
             Backend::Links(l) if l.colors => {
                 self.search(&mut crate::links::Dlx::<true>(l), mode, visit)
             }
@@ -1077,9 +1062,71 @@ impl<'p, L> Solver<'p, L> {
         outcome
     }
 
+    /// [`Solver::search`], compiled with `popcnt` when the processor has it
+    /// ([`crate::unchecked::has_popcnt`]).
+    #[inline(always)]
+    fn search_popcnt<S: Structure>(
+        &mut self,
+        st: &mut S,
+        mode: Mode,
+        visit: impl FnMut(&[OptionId], bool) -> ControlFlow<()>,
+    ) -> Outcome {
+        #[cfg(target_arch = "x86_64")]
+        if crate::unchecked::has_popcnt() {
+            #[target_feature(enable = "popcnt")]
+            fn run<L, S: Structure>(
+                solver: &mut Solver<'_, L>,
+                st: &mut S,
+                mode: Mode,
+                visit: impl FnMut(&[OptionId], bool) -> ControlFlow<()>,
+            ) -> Outcome {
+                solver.search(st, mode, visit)
+            }
+            // SAFETY: the processor was just found to have the feature
+            // `run` is compiled with.
+            #[allow(unsafe_code)]
+            return unsafe { run(self, st, mode, visit) };
+        }
+        self.search(st, mode, visit)
+    }
+
+    /// [`Solver::search`], compiled with AVX2 and the bit-manipulation
+    /// instructions when the processor has them
+    /// ([`crate::unchecked::has_avx2`]).
+    /// PERF: `search` is inlined into a function with the features rather
+    /// than called from a closure there: once the closure was left out of
+    /// line (one codegen unit), the search ran without the features, and
+    /// item masks took 1,100 ns a node instead of 600 (`examples/count` on
+    /// a hard 25x25 sudoku).
+    #[inline(always)]
+    fn search_avx2<S: Structure>(
+        &mut self,
+        st: &mut S,
+        mode: Mode,
+        visit: impl FnMut(&[OptionId], bool) -> ControlFlow<()>,
+    ) -> Outcome {
+        #[cfg(target_arch = "x86_64")]
+        if crate::unchecked::has_avx2() {
+            #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
+            fn run<L, S: Structure>(
+                solver: &mut Solver<'_, L>,
+                st: &mut S,
+                mode: Mode,
+                visit: impl FnMut(&[OptionId], bool) -> ControlFlow<()>,
+            ) -> Outcome {
+                solver.search(st, mode, visit)
+            }
+            // SAFETY: the processor was just found to have every feature
+            // `run` is compiled with.
+            #[allow(unsafe_code)]
+            return unsafe { run(self, st, mode, visit) };
+        }
+        self.search(st, mode, visit)
+    }
+
     /// The search loop (Algorithm X/C, steps C2–C8, with an explicit stack).
-    /// Always inlined, so that [`crate::unchecked::with_popcnt`] compiles it
-    /// with the instructions it enables.
+    /// Always inlined, so that the functions compiled with more
+    /// instructions ([`Solver::search_avx2`]) compile it with them.
     #[inline(always)]
     fn search<S: Structure>(
         &mut self,

@@ -60,52 +60,27 @@ impl<T: Copy> At<T> for [T] {
     }
 }
 
-/// Runs `f`, compiled with the `popcnt` instruction when the processor has
-/// it (the bitset representation counts bits in its innermost loop; the
-/// baseline x86-64 target lacks the instruction).
+/// Whether the processor has the `popcnt` instruction, which the bitset
+/// representation's innermost loop uses to count bits (the baseline x86-64
+/// target lacks it): [`crate::Solver`] then runs that search compiled with
+/// it.
 ///
 /// PERF: `examples/count` with `bits` on testdata/langford-12.dlx: 0.23 s
 /// with the portable bit count, 0.12 s with `popcnt`; queens-13 0.065 s →
 /// 0.042 s; pentomino 6x10 1.14 s → 0.80 s.
-#[inline(always)]
-pub(crate) fn with_popcnt<R>(f: impl FnOnce() -> R) -> R {
-    #[cfg(target_arch = "x86_64")]
-    {
-        #[target_feature(enable = "popcnt")]
-        fn run<R>(f: impl FnOnce() -> R) -> R {
-            f()
-        }
-        if std::arch::is_x86_feature_detected!("popcnt") {
-            // SAFETY: the processor was just found to support `popcnt`,
-            // the only feature `run` is compiled with.
-            #[allow(unsafe_code)]
-            return unsafe { run(f) };
-        }
-    }
-    f()
+#[cfg(target_arch = "x86_64")]
+pub(crate) fn has_popcnt() -> bool {
+    std::arch::is_x86_feature_detected!("popcnt")
 }
 
-/// Runs `f`, compiled for processors with AVX2 and the bit-manipulation
-/// instructions (BMI1, BMI2, POPCNT, LZCNT) when the processor has them.
-#[inline(always)]
-pub(crate) fn with_avx2<R>(f: impl FnOnce() -> R) -> R {
-    #[cfg(target_arch = "x86_64")]
-    {
-        #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
-        fn run<R>(f: impl FnOnce() -> R) -> R {
-            f()
-        }
-        if std::arch::is_x86_feature_detected!("avx2")
-            && std::arch::is_x86_feature_detected!("bmi1")
-            && std::arch::is_x86_feature_detected!("bmi2")
-            && std::arch::is_x86_feature_detected!("popcnt")
-            && std::arch::is_x86_feature_detected!("lzcnt")
-        {
-            // SAFETY: the processor was just found to support every
-            // feature `run` is compiled with.
-            #[allow(unsafe_code)]
-            return unsafe { run(f) };
-        }
-    }
-    f()
+/// Whether the processor has AVX2 and the bit-manipulation instructions
+/// (BMI1, BMI2, POPCNT, LZCNT): [`crate::Solver`] then runs the item-mask
+/// search compiled with them.
+#[cfg(target_arch = "x86_64")]
+pub(crate) fn has_avx2() -> bool {
+    std::arch::is_x86_feature_detected!("avx2")
+        && std::arch::is_x86_feature_detected!("bmi1")
+        && std::arch::is_x86_feature_detected!("bmi2")
+        && std::arch::is_x86_feature_detected!("popcnt")
+        && std::arch::is_x86_feature_detected!("lzcnt")
 }
