@@ -133,6 +133,12 @@ pub struct SudokuArgs {
     #[arg(long, value_name = "FILE")]
     pub regions: Option<PathBuf>,
 
+    /// Jigsaw sudokus, each with its own regions: every line holds a
+    /// puzzle's cells, then whitespace and its region map, n² labels row by
+    /// row (cells with the same label form a region).
+    #[arg(long, conflicts_with_all = ["regions", "box_shape"])]
+    pub jigsaw: bool,
+
     /// Target sudoku (NOIP 2009): print each puzzle's largest score, the
     /// sum of value × weight over all cells, taken over all its solutions
     /// (-1 when it has none). Weights default to 6 on the outer ring, one

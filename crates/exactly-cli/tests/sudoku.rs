@@ -206,3 +206,111 @@ fn regions_make_jigsaw_sudokus() {
     assert_eq!(code, 2);
     assert!(err.contains("Cargo.toml"), "{err}");
 }
+
+/// Whether `grid` (one character per cell) fills `puzzle` so that every
+/// row, column and region (cells with the same label) holds each symbol
+/// once; written apart from the solver.
+fn fills_jigsaw(puzzle: &str, map: &str, grid: &str) -> bool {
+    let (p, m, g): (Vec<char>, Vec<char>, Vec<char>) = (
+        puzzle.chars().collect(),
+        map.chars().collect(),
+        grid.chars().collect(),
+    );
+    let n = (1..=64).find(|n| n * n == g.len()).unwrap_or(0);
+    if n == 0 || p.len() != g.len() || m.len() != g.len() {
+        return false;
+    }
+    let keeps = p.iter().zip(&g).all(|(a, b)| *a == '.' || a == b);
+    let mut units: Vec<Vec<char>> = Vec::new();
+    for i in 0..n {
+        units.push((0..n).map(|j| g[i * n + j]).collect());
+        units.push((0..n).map(|j| g[j * n + i]).collect());
+    }
+    let mut labels = m.clone();
+    labels.sort_unstable();
+    labels.dedup();
+    for label in labels {
+        units.push(
+            (0..g.len())
+                .filter(|&k| m[k] == label)
+                .map(|k| g[k])
+                .collect(),
+        );
+    }
+    let mut first = g[..n].to_vec();
+    first.sort_unstable();
+    keeps
+        && units.into_iter().all(|mut u| {
+            u.sort_unstable();
+            u == first && u.windows(2).all(|w| w[0] != w[1])
+        })
+}
+
+#[test]
+fn jigsaw_lines_bring_their_own_regions() {
+    let path = "testdata/sudoku/jigsaw-lines.txt";
+    let (code, out, err) = sudoku(&["--jigsaw", path, "--threads", "2"], "");
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("2 of 5 records are invalid"), "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 5, "{out}");
+    let text = std::fs::read_to_string(common::root().join(path)).unwrap();
+    let records: Vec<(&str, &str)> = text
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| l.split_once(' ').unwrap())
+        .collect();
+    for k in [0, 1] {
+        let (puzzle, map) = records[k];
+        assert!(fills_jigsaw(puzzle, map, lines[k]), "{}", lines[k]);
+    }
+    // The 6x6 solution breaks the 2x3 boxes: the regions replaced them.
+    assert!(!fills_jigsaw(records[1].0, &box_map(36), lines[1]));
+    assert_eq!(
+        lines[2],
+        "invalid: line 6, column 18: region map: label 'A' is on 5 cells, not 4"
+    );
+    assert_eq!(
+        lines[3],
+        "invalid: line 8: givens clash: r1c2 and r3c1 both hold 1"
+    );
+    let (count, grid) = lines[4]
+        .strip_prefix("multiple ")
+        .and_then(|rest| rest.split_once(' '))
+        .unwrap();
+    assert!(count.parse::<u64>().unwrap() >= 2);
+    assert!(fills_jigsaw(records[4].0, records[4].1, grid));
+
+    let (code, _, err) = sudoku(&["--jigsaw", "--regions", path, path], "");
+    assert_eq!(code, 2);
+    assert!(err.contains("--jigsaw"), "{err}");
+}
+
+/// The region map of the 2x3 boxes of a 6x6 grid.
+fn box_map(cells: usize) -> String {
+    let (n, br, bc) = (6, 2, 3);
+    (0..cells)
+        .map(|i| char::from(b'A' + ((i / n / br) * (n / bc) + i % n / bc) as u8))
+        .collect()
+}
+
+#[test]
+fn regions_decide_which_givens_clash() {
+    // r1c1 and r2c2 share a box but not a region.
+    let puzzle = "1....1..........\n";
+    let (code, out, _) = sudoku(&[], puzzle);
+    assert_eq!(
+        (code, out.as_str()),
+        (
+            2,
+            "invalid: line 1: givens clash: r1c1 and r2c2 both hold 1\n"
+        )
+    );
+    let regions = "testdata/sudoku/jigsaw-4x4-regions.txt";
+    let (code, out, err) = sudoku(&["--regions", regions, "--first"], puzzle);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        fills_jigsaw(puzzle.trim(), "AAABACBBDCCBDDDC", out.trim()),
+        "{out}"
+    );
+}

@@ -63,7 +63,7 @@ use exactly::{
     BuildError, ColorId, Engine, ItemId, OptionId, Problem, ProblemBuilder, Solution, Solver,
 };
 
-pub use text::{parse, Layout, Puzzle, Record, Style, Symbols};
+pub use text::{parse, parse_jigsaw, parse_with, Layout, Puzzle, Record, Style, Symbols};
 
 /// Why a sudoku could not be read, checked or encoded.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

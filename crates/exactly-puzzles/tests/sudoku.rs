@@ -524,3 +524,94 @@ fn jigsaw_regions_replace_the_boxes() {
     // Regions for another side are refused.
     assert!(sudoku::solve_with(&Grid::empty(Shape::new(2, 2).unwrap()), 1, &jigsaw).is_err());
 }
+
+/// The 4x4 grids, by brute force over rows, whose rows, columns and
+/// regions each hold 1..=4 and which keep `givens` (0 empty).
+fn four_by_four_jigsaws(regions: &sudoku::Regions, givens: &[u8]) -> u64 {
+    let perms: Vec<[u8; 4]> = (0..256u32)
+        .map(|k| [0, 1, 2, 3].map(|j| ((k >> (2 * j)) & 3) as u8 + 1))
+        .filter(|p| (1..=4).all(|v| p.contains(&v)))
+        .collect();
+    let mut count = 0;
+    for a in &perms {
+        for b in &perms {
+            for c in &perms {
+                for d in &perms {
+                    let rows = [a, b, c, d];
+                    let cell = |i: usize| rows[i / 4][i % 4];
+                    let latin = (0..4).all(|j| (1..=4).all(|v| rows.iter().any(|r| r[j] == v)));
+                    let fits = (0..4).all(|k| {
+                        (1..=4).all(|v| {
+                            (0..16).any(|i| regions.region(i / 4, i % 4) == k && cell(i) == v)
+                        })
+                    });
+                    let keeps = (0..16).all(|i| givens[i] == 0 || givens[i] == cell(i));
+                    count += u64::from(latin && fits && keeps);
+                }
+            }
+        }
+    }
+    count
+}
+
+#[test]
+fn jigsaw_records_each_bring_their_regions() {
+    let text = std::fs::read_to_string(testdata("jigsaw-lines.txt")).unwrap();
+    let records = sudoku::parse_jigsaw(&text, &Rules::default());
+    assert_eq!(
+        records.iter().map(|r| r.line).collect::<Vec<_>>(),
+        [3, 4, 6, 8, 9]
+    );
+    let mut solved = 0;
+    for record in &records {
+        let Ok(puzzle) = &record.puzzle else { continue };
+        let regions = puzzle.regions.clone().expect("a jigsaw record has regions");
+        let rules = Rules::default().regions(Some(regions.clone()));
+        let answer = sudoku::solve_with(&puzzle.grid, 1000, &rules).unwrap();
+        let solution = answer.solution.expect("each valid record has a solution");
+        assert!(
+            solution.solves_with(&puzzle.grid, &rules),
+            "line {}",
+            record.line
+        );
+        if puzzle.grid.size() == 4 {
+            let want = four_by_four_jigsaws(&regions, puzzle.grid.cells());
+            assert_eq!(answer.count, want, "line {}", record.line);
+        } else {
+            assert_eq!(answer.verdict, Verdict::Unique);
+            // Read with boxes instead, the same grid is another puzzle.
+            assert!(!solution.solves(&puzzle.grid));
+        }
+        solved += 1;
+    }
+    assert_eq!(solved, 3);
+    let error = |k: usize| records[k].puzzle.as_ref().unwrap_err().to_string();
+    assert_eq!(
+        error(2),
+        "line 6, column 18: region map: label 'A' is on 5 cells, not 4"
+    );
+    // The two 1s share a region but no row, column or box.
+    assert_eq!(error(3), "givens clash: r1c2 and r3c1 both hold 1");
+    let boxes = sudoku::parse(".1......1.......", None);
+    assert!(boxes[0].puzzle.is_ok());
+    for (line, message) in [
+        (
+            "1234",
+            "1 words: a jigsaw record is its cells, then whitespace and its region map",
+        ),
+        (
+            "1234 AABB x",
+            "3 words: a jigsaw record is its cells, then whitespace and its region map",
+        ),
+        (
+            "123 AAB",
+            "column 1: 3 cells; a puzzle has n*n cells (81 for 9x9), n at most 64",
+        ),
+        ("1234 AAB", "column 6: region map of 3 labels for 4 cells"),
+        ("1234 ABCD", "column 6: region map: 4 labels, expected 2"),
+    ] {
+        let records = sudoku::parse_jigsaw(line, &Rules::default());
+        let e = records[0].puzzle.as_ref().unwrap_err().to_string();
+        assert!(e.ends_with(message), "{line}: {e}");
+    }
+}

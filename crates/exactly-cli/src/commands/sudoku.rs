@@ -50,6 +50,12 @@ fn solve_one<'t>(
     rules: &Rules,
 ) -> Outcome {
     let puzzle = job.1.clone()?;
+    if let Some(regions) = &puzzle.regions {
+        // A jigsaw with its own regions: encoded on its own.
+        let rules = rules.clone().regions(Some(regions.clone()));
+        let answer = sudoku::solve_with(&puzzle.grid, max, &rules)?;
+        return Ok((puzzle, answer));
+    }
     let shape = puzzle.grid.shape();
     let solver = match solvers.entry(shape) {
         Entry::Occupied(e) => e.into_mut(),
@@ -78,7 +84,7 @@ fn solve_all(
     // worker keeps a solver per shape.
     let mut templates: Templates = HashMap::new();
     for (_, puzzle) in &jobs {
-        if let Ok(p) = puzzle {
+        if let Some(p) = puzzle.as_ref().ok().filter(|p| p.regions.is_none()) {
             let shape = p.grid.shape();
             templates
                 .entry(shape)
@@ -238,12 +244,16 @@ pub fn run(args: &SudokuArgs) -> anyhow::Result<Status> {
     let (name, bytes) = input::read_source(&args.file)?;
     let text = input::decode(&name, bytes)?;
     let start = Instant::now();
-    let records = sudoku::parse(&text, shape);
+    let rules = Rules::default().diagonals(args.diagonals).regions(regions);
+    let records = if args.jigsaw {
+        sudoku::parse_jigsaw(&text, &rules)
+    } else {
+        sudoku::parse_with(&text, shape, &rules)
+    };
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let max = if args.first { 1 } else { args.max_solutions };
-    let rules = Rules::default().diagonals(args.diagonals).regions(regions);
     if args.target {
         return target(args, records, &rules, &name);
     }
@@ -267,7 +277,11 @@ pub fn run(args: &SudokuArgs) -> anyhow::Result<Status> {
             }
             Some(SudokuFormat::Line) => false,
             Some(SudokuFormat::Grid) => true,
-            None => !matches!(outcome, Ok((p, _)) if p.style.layout == Layout::Line),
+            // An invalid record answers in the layout of the record before.
+            None => match outcome {
+                Ok((p, _)) => p.style.layout != Layout::Line,
+                Err(_) => previous_grid.unwrap_or(false),
+            },
         };
         // A blank line between records when either is a grid.
         if previous_grid.is_some_and(|p| p || grid) {
@@ -345,6 +359,14 @@ fn target(
             let weights = given
                 .clone()
                 .unwrap_or_else(|| sudoku::Weights::rings(p.grid.size()));
+            let own;
+            let rules = match &p.regions {
+                Some(regions) => {
+                    own = rules.clone().regions(Some(regions.clone()));
+                    &own
+                }
+                None => rules,
+            };
             sudoku::best_score(&p.grid, rules, &weights, method).map(|best| (p, best))
         });
         let (score, solution, error) = match &result {

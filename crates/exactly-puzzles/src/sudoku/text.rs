@@ -1,6 +1,6 @@
 //! Reading and writing puzzles as text.
 
-use super::{Grid, Shape, SudokuError};
+use super::{Grid, Regions, Rules, Shape, SudokuError};
 
 /// How a record lays its cells out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -54,6 +54,8 @@ pub struct Puzzle {
     pub grid: Grid,
     /// How the input wrote it.
     pub style: Style,
+    /// The puzzle's own regions, replacing the boxes ([`parse_jigsaw`]).
+    pub regions: Option<Regions>,
 }
 
 /// One record of a batch: a puzzle, or why its text is not one.
@@ -220,6 +222,23 @@ struct Token<'a> {
 /// assert_eq!(error, "line 1, column 3: bad character 'x' in a 4x4 grid");
 /// ```
 pub fn parse(text: &str, shape: Option<Shape>) -> Vec<Record> {
+    parse_with(text, shape, &Rules::default())
+}
+
+/// [`parse`], checking the givens against the units of `rules`: with
+/// regions ([`Rules::regions`]) two equal givens in one box but in
+/// different regions do not clash.
+///
+/// ```
+/// use exactly_puzzles::sudoku::{self, Regions, Rules};
+/// let text = "1...\n.1..\n....\n....\n";
+/// assert!(sudoku::parse(text, None)[0].puzzle.is_err());
+/// let regions = Regions::parse("AABB\nACDB\nACDB\nCCDD\n")?;
+/// let rules = Rules::default().regions(Some(regions));
+/// assert!(sudoku::parse_with(text, None, &rules)[0].puzzle.is_ok());
+/// # Ok::<(), exactly_puzzles::sudoku::SudokuError>(())
+/// ```
+pub fn parse_with(text: &str, shape: Option<Shape>, rules: &Rules) -> Vec<Record> {
     let mut records = Vec::new();
     let mut block: Vec<(usize, &str)> = Vec::new();
     for (i, line) in text.lines().enumerate() {
@@ -228,14 +247,130 @@ pub fn parse(text: &str, shape: Option<Shape>) -> Vec<Record> {
             continue;
         }
         if trimmed.is_empty() {
-            read_block(&block, shape, &mut records);
+            read_block(&block, shape, rules, &mut records);
             block.clear();
         } else {
             block.push((i + 1, line));
         }
     }
-    read_block(&block, shape, &mut records);
+    read_block(&block, shape, rules, &mut records);
     records
+}
+
+/// Jigsaw puzzles, one per line, each with its own regions: the cells as
+/// one word (read as [`parse`] reads a one-line puzzle), then whitespace
+/// and the region map as one word of `n²` labels, one character per cell,
+/// row by row; cells with the same label form a region, and there must be
+/// `n` labels on `n` cells each. Blank lines and `#` comments are skipped;
+/// anything after the region map is an error. Each puzzle's regions come
+/// back in [`Puzzle::regions`] and its givens are checked against them
+/// (and against the diagonals under `rules`, whose own regions are
+/// ignored). Any side up to 64 will do: the regions replace the boxes.
+///
+/// ```
+/// use exactly_puzzles::sudoku::{self, Rules};
+/// let records = sudoku::parse_jigsaw("1....1.......... AABBACDBACDBCCDD\n", &Rules::default());
+/// let puzzle = records[0].puzzle.as_ref().unwrap();
+/// assert_eq!(puzzle.regions.as_ref().unwrap().region(3, 0), 2);
+/// let bad = sudoku::parse_jigsaw("................ AABBACDBACDBCCDA\n", &Rules::default());
+/// let error = bad[0].puzzle.as_ref().unwrap_err().to_string();
+/// assert_eq!(error, "line 1, column 18: region map: label 'A' is on 5 cells, not 4");
+/// ```
+pub fn parse_jigsaw(text: &str, rules: &Rules) -> Vec<Record> {
+    let mut records = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let content = line.split('#').next().unwrap_or_default();
+        if content.trim().is_empty() {
+            continue;
+        }
+        records.push(Record {
+            line: i + 1,
+            puzzle: read_jigsaw(i + 1, content, rules),
+        });
+    }
+    records
+}
+
+/// One record of [`parse_jigsaw`].
+fn read_jigsaw(line: usize, content: &str, rules: &Rules) -> Result<Puzzle, SudokuError> {
+    let bad = |column: Option<usize>, message: String| SudokuError::Parse {
+        line,
+        column,
+        message,
+    };
+    let words = if content.trim().contains(char::is_whitespace) {
+        row_tokens(line, content)
+    } else {
+        Vec::new()
+    };
+    let [cells, map] = words.as_slice() else {
+        return Err(bad(
+            None,
+            format!(
+                "{} words: a jigsaw record is its cells, then whitespace and its region map",
+                words.len().max(1)
+            ),
+        ));
+    };
+    let tokens: Vec<Token<'_>> = cells
+        .text
+        .char_indices()
+        .enumerate()
+        .map(|(k, (i, c))| Token {
+            text: &cells.text[i..i + c.len_utf8()],
+            line,
+            column: cells.column + k,
+        })
+        .collect();
+    let len = tokens.len();
+    let Some(n) = (1..=Shape::MAX_SIZE).find(|n| n * n == len) else {
+        return Err(bad(
+            Some(cells.column),
+            format!("{len} cells; a puzzle has n*n cells (81 for 9x9), n at most 64"),
+        ));
+    };
+    let labels = map.text.chars().count();
+    if labels != len {
+        return Err(bad(
+            Some(map.column),
+            format!("region map of {labels} labels for {len} cells"),
+        ));
+    }
+    let mut seen: Vec<char> = Vec::new();
+    let mut of = Vec::with_capacity(len);
+    for c in map.text.chars() {
+        let id = match seen.iter().position(|&s| s == c) {
+            Some(id) => id,
+            None => {
+                seen.push(c);
+                seen.len() - 1
+            }
+        };
+        of.push(u8::try_from(id).unwrap_or(u8::MAX));
+    }
+    if seen.len() != n {
+        return Err(bad(
+            Some(map.column),
+            format!("region map: {} labels, expected {n}", seen.len()),
+        ));
+    }
+    for (id, label) in seen.iter().enumerate() {
+        let cells = of.iter().filter(|&&r| usize::from(r) == id).count();
+        if cells != n {
+            return Err(bad(
+                Some(map.column),
+                format!("region map: label '{label}' is on {cells} cells, not {n}"),
+            ));
+        }
+    }
+    let regions =
+        Regions::new(n, of).map_err(|e| bad(Some(map.column), format!("region map: {e}")))?;
+    // The regions replace the boxes: any shape of the side will do.
+    let shape = Shape::infer(n).or(Shape::new(1, n).ok());
+    let rules = rules.clone().regions(Some(regions.clone()));
+    let mut puzzle = read_cells(&tokens, Layout::Line, shape, line, &rules)?;
+    puzzle.regions = Some(regions);
+    Ok(puzzle)
 }
 
 /// A decoration line: only `-+=|` and blanks, with at least one `+`.
@@ -321,7 +456,7 @@ fn is_square(len: usize) -> bool {
     (1..=Shape::MAX_SIZE).any(|n| n * n == len)
 }
 
-fn read_block(block: &[(usize, &str)], shape: Option<Shape>, out: &mut Vec<Record>) {
+fn read_block(block: &[(usize, &str)], shape: Option<Shape>, rules: &Rules, out: &mut Vec<Record>) {
     let rows: Vec<(usize, Vec<Token<'_>>)> = block
         .iter()
         .filter(|(_, l)| !is_decoration(l))
@@ -348,7 +483,7 @@ fn read_block(block: &[(usize, &str)], shape: Option<Shape>, out: &mut Vec<Recor
         let tokens: Vec<Token<'_>> = rows.into_iter().flat_map(|(_, r)| r).collect();
         out.push(Record {
             line: first_line,
-            puzzle: read_cells(&tokens, layout, shape, first_line),
+            puzzle: read_cells(&tokens, layout, shape, first_line, rules),
         });
         return;
     }
@@ -359,7 +494,7 @@ fn read_block(block: &[(usize, &str)], shape: Option<Shape>, out: &mut Vec<Recor
         let (tokens, layout) = line_tokens(no, line);
         out.push(Record {
             line: no,
-            puzzle: read_cells(&tokens, layout, shape, no),
+            puzzle: read_cells(&tokens, layout, shape, no, rules),
         });
     }
 }
@@ -370,6 +505,7 @@ fn read_cells(
     layout: Layout,
     shape: Option<Shape>,
     line: usize,
+    rules: &Rules,
 ) -> Result<Puzzle, SudokuError> {
     let len = tokens.len();
     let side = (1..=Shape::MAX_SIZE).find(|n| n * n == len);
@@ -392,7 +528,7 @@ fn read_cells(
         None => Shape::infer(n).ok_or(SudokuError::UnknownShape { size: n })?,
     };
     if tokens.iter().any(|t| t.text.len() > 1) {
-        return read_numbers(tokens, layout, shape);
+        return read_numbers(tokens, layout, shape, rules);
     }
     let chars = || tokens.iter().filter_map(|t| t.text.chars().next());
     let has_digit = chars().any(|c| c.is_ascii_digit());
@@ -417,7 +553,7 @@ fn read_cells(
             Ok(cells) => {
                 let grid = Grid::from_cells(shape, cells)?;
                 let style = Style { layout, symbols };
-                return check_givens(grid, style);
+                return check_givens(grid, style, rules);
             }
             Err(e) => {
                 first_error.get_or_insert(e);
@@ -441,7 +577,12 @@ fn decode_chars(tokens: &[Token<'_>], symbols: Symbols, n: usize) -> Result<Vec<
         .collect()
 }
 
-fn read_numbers(tokens: &[Token<'_>], layout: Layout, shape: Shape) -> Result<Puzzle, SudokuError> {
+fn read_numbers(
+    tokens: &[Token<'_>],
+    layout: Layout,
+    shape: Shape,
+    rules: &Rules,
+) -> Result<Puzzle, SudokuError> {
     let n = shape.size();
     let cells = tokens
         .iter()
@@ -471,15 +612,21 @@ fn read_numbers(tokens: &[Token<'_>], layout: Layout, shape: Shape) -> Result<Pu
             layout,
             symbols: Symbols::Numbers,
         },
+        rules,
     )
 }
 
-/// Rejects clashing givens, naming the symbol as the input writes it.
-fn check_givens(grid: Grid, style: Style) -> Result<Puzzle, SudokuError> {
-    if let Some(c) = grid.clash() {
+/// Rejects givens that clash under `rules`, naming the symbol as the input
+/// writes it.
+fn check_givens(grid: Grid, style: Style, rules: &Rules) -> Result<Puzzle, SudokuError> {
+    if let Some(c) = grid.clash_with(rules) {
         return Err(c.error(style.symbol(c.value, grid.size())));
     }
-    Ok(Puzzle { grid, style })
+    Ok(Puzzle {
+        grid,
+        style,
+        regions: None,
+    })
 }
 
 #[cfg(test)]
