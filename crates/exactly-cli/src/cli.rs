@@ -115,6 +115,12 @@ pub struct SudokuArgs {
     #[arg(long)]
     pub first: bool,
 
+    /// With a `multiple` verdict, also print a second solution: after the
+    /// first on its line, after a blank line as a grid, as the JSON field
+    /// `second`.
+    #[arg(long, conflicts_with = "first")]
+    pub second: bool,
+
     /// Worker threads (default: all cores); the output keeps the input order.
     #[arg(long, value_name = "N", value_parser = parse_threads)]
     pub threads: Option<usize>,

@@ -314,3 +314,26 @@ fn regions_decide_which_givens_clash() {
         "{out}"
     );
 }
+
+#[test]
+fn second_shows_another_solution_of_a_multiple() {
+    let boxes = "AABBAABBCCDDCCDD";
+    let empty = "................";
+    let (code, out, err) = sudoku(&["--second"], "................\n");
+    assert_eq!(code, 0, "{err}");
+    let words: Vec<&str> = out.split_whitespace().collect();
+    assert_eq!(&words[..2], ["multiple", "2"], "{out}");
+    assert_ne!(words[2], words[3]);
+    for grid in &words[2..] {
+        assert!(fills_jigsaw(empty, boxes, grid), "{grid}");
+    }
+    let (_, out, _) = sudoku(&["--second", "--format", "json"], "................\n");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(v["second"].as_str(), Some(words[3]));
+    let (_, out, _) = sudoku(&["--format", "json"], "................\n");
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert!(v.get("second").is_none(), "{out}");
+    // A unique puzzle has no second solution to show.
+    let (_, out, _) = sudoku(&["--second"], "1234341221434...\n");
+    assert_eq!(out, "1234341221434321\n");
+}

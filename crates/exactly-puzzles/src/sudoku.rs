@@ -953,6 +953,10 @@ pub struct Answer {
     pub verdict: Verdict,
     /// The first solution found, checked by [`Grid::solves`].
     pub solution: Option<Grid>,
+    /// The second solution found, when there was one (so the verdict is
+    /// [`Verdict::Multiple`]), checked the same way: proof that the puzzle
+    /// is not unique.
+    pub second: Option<Grid>,
     /// The solutions found, at most the number asked for: with
     /// [`Verdict::Multiple`] a lower bound.
     pub count: u64,
@@ -1116,27 +1120,27 @@ fn sudoku_solver<L>(problem: &Problem<L>) -> Solver<'_, L> {
 }
 
 /// Counts the solutions of `solver` up to `max_solutions` and decodes the
-/// first onto `puzzle`.
+/// first two onto `puzzle`.
 fn count_up_to(
     solver: &mut Solver<'_, Placement>,
     puzzle: &Grid,
     max_solutions: u64,
-) -> (u64, Option<Grid>) {
+) -> (u64, [Option<Grid>; 2]) {
     let problem = solver.problem();
     let mut count = 0u64;
-    let mut first = None;
+    let mut found = [None, None];
     solver.for_each(|s| {
-        count += 1;
-        if first.is_none() {
-            first = Some(decode(puzzle, problem, s));
+        if let Some(slot) = found.get_mut(count as usize) {
+            *slot = Some(decode(puzzle, problem, s));
         }
+        count += 1;
         if count >= max_solutions {
             ControlFlow::Break(())
         } else {
             ControlFlow::Continue(())
         }
     });
-    (count, first)
+    (count, found)
 }
 
 impl TemplateSolver<'_> {
@@ -1154,7 +1158,7 @@ impl TemplateSolver<'_> {
         }
         let rules = &template.rules;
         let max_solutions = max_solutions.max(1);
-        let found = |count: u64, solution: Option<Grid>, nodes: u64| {
+        let found = |count: u64, [solution, second]: [Option<Grid>; 2], nodes: u64| {
             let verdict = match count {
                 0 => Verdict::None,
                 _ if max_solutions == 1 => Verdict::Solved,
@@ -1164,6 +1168,7 @@ impl TemplateSolver<'_> {
             Answer {
                 verdict,
                 solution,
+                second,
                 count,
                 nodes,
             }
@@ -1172,16 +1177,16 @@ impl TemplateSolver<'_> {
             if let Some(c) = puzzle.clash_with(rules) {
                 return Err(c.error(c.value.to_string()));
             }
-            return Ok(found(1, Some(puzzle.clone()), 0));
+            return Ok(found(1, [Some(puzzle.clone()), None], 0));
         }
         let n = shape.size();
-        let (count, first, nodes) = if self.solver.is_none() && 3 * self.encoded < n * n * n {
+        let (count, grids, nodes) = if self.solver.is_none() && 3 * self.encoded < n * n * n {
             // On its own; `encode_with` names clashing givens.
             let problem = encode_with(puzzle, rules)?;
             self.encoded += problem.num_options();
             let mut solver = sudoku_solver(&problem);
-            let (count, first) = count_up_to(&mut solver, puzzle, max_solutions);
-            (count, first, solver.stats().nodes)
+            let (count, grids) = count_up_to(&mut solver, puzzle, max_solutions);
+            (count, grids, solver.stats().nodes)
         } else {
             let encoding = template.encoding()?;
             let solver = self
@@ -1200,18 +1205,24 @@ impl TemplateSolver<'_> {
                 // (Should it find none, no solution holds all the givens.)
                 return match puzzle.clash_with(rules) {
                     Some(c) => Err(c.error(c.value.to_string())),
-                    None => Ok(found(0, None, 0)),
+                    None => Ok(found(0, [None, None], 0)),
                 };
             }
-            let (count, first) = count_up_to(solver, puzzle, max_solutions);
-            (count, first, solver.stats().nodes)
+            let (count, grids) = count_up_to(solver, puzzle, max_solutions);
+            (count, grids, solver.stats().nodes)
         };
-        if let Some(grid) = &first {
+        // Both solutions pass the independent check, and differ.
+        for grid in grids.iter().flatten() {
             if !grid.solves_with(puzzle, rules) {
                 return Err(SudokuError::WrongSolution);
             }
         }
-        Ok(found(count, first, nodes))
+        if let [Some(a), Some(b)] = &grids {
+            if a == b {
+                return Err(SudokuError::WrongSolution);
+            }
+        }
+        Ok(found(count, grids, nodes))
     }
 }
 

@@ -216,7 +216,9 @@ fn verdicts() {
     let multiple = p("12..\n34..\n....\n....\n");
     let answer = sudoku::solve(&multiple, 2).unwrap();
     assert_eq!((answer.verdict, answer.count), (Verdict::Multiple, 2));
-    assert!(answer.solution.unwrap().solves(&multiple));
+    let (first, second) = (answer.solution.unwrap(), answer.second.unwrap());
+    assert!(first.solves(&multiple) && second.solves(&multiple));
+    assert_ne!(first, second);
     // No clash among the givens, but r1c4 has no value left.
     let none = p("123.\n...4\n....\n....\n");
     let answer = sudoku::solve(&none, 2).unwrap();
@@ -234,7 +236,7 @@ fn verdicts() {
     let classic =
         p("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79");
     let answer = sudoku::solve(&classic, 2).unwrap();
-    assert_eq!(answer.verdict, Verdict::Unique);
+    assert_eq!((answer.verdict, answer.second), (Verdict::Unique, None));
     let solved = Style {
         layout: Layout::Line,
         symbols: Symbols::Digits { lower: false },

@@ -165,11 +165,20 @@ fn verdict(outcome: &Outcome) -> (&'static str, u64) {
 }
 
 /// Writes one record as a line: the solution, or the verdict first.
-fn write_line(out: &mut impl Write, line: usize, outcome: &Outcome) -> io::Result<()> {
+fn write_line(
+    out: &mut impl Write,
+    line: usize,
+    outcome: &Outcome,
+    second: bool,
+) -> io::Result<()> {
     match outcome {
         Ok((p, a)) => match (&a.solution, a.verdict) {
             (Some(g), Verdict::Multiple) => {
-                writeln!(out, "multiple {} {}", a.count, one_line(p.style, g))
+                write!(out, "multiple {} {}", a.count, one_line(p.style, g))?;
+                match a.second.as_ref().filter(|_| second) {
+                    Some(h) => writeln!(out, " {}", one_line(p.style, h)),
+                    None => writeln!(out),
+                }
             }
             (Some(g), _) => writeln!(out, "{}", one_line(p.style, g)),
             (None, v) => writeln!(out, "{}", v.word()),
@@ -180,7 +189,12 @@ fn write_line(out: &mut impl Write, line: usize, outcome: &Outcome) -> io::Resul
 
 /// Writes one record as a grid: the solution, after a verdict line unless
 /// it is the only one.
-fn write_grid(out: &mut impl Write, line: usize, outcome: &Outcome) -> io::Result<()> {
+fn write_grid(
+    out: &mut impl Write,
+    line: usize,
+    outcome: &Outcome,
+    second: bool,
+) -> io::Result<()> {
     match outcome {
         Ok((p, a)) => {
             if a.verdict == Verdict::Multiple {
@@ -188,8 +202,11 @@ fn write_grid(out: &mut impl Write, line: usize, outcome: &Outcome) -> io::Resul
             } else if a.solution.is_none() {
                 writeln!(out, "{}", a.verdict.word())?;
             }
-            match &a.solution {
-                Some(g) => write!(out, "{}", as_grid(p.style, g)),
+            if let Some(g) = &a.solution {
+                write!(out, "{}", as_grid(p.style, g))?;
+            }
+            match a.second.as_ref().filter(|_| second) {
+                Some(h) => write!(out, "\n{}", as_grid(p.style, h)),
                 None => Ok(()),
             }
         }
@@ -205,14 +222,28 @@ struct JsonRecord {
     solution: Option<String>,
     count: u64,
     error: Option<String>,
+    /// With `--second`, a second solution when there is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    second: Option<String>,
 }
 
 /// Writes one record as a JSON object on one line.
-fn write_json(out: &mut impl Write, line: usize, outcome: &Outcome) -> io::Result<()> {
+fn write_json(
+    out: &mut impl Write,
+    line: usize,
+    outcome: &Outcome,
+    second: bool,
+) -> io::Result<()> {
     let (word, count) = verdict(outcome);
-    let solution = match outcome {
-        Ok((p, a)) => a.solution.as_ref().map(|g| one_line(p.style, g)),
-        Err(_) => None,
+    let (solution, second) = match outcome {
+        Ok((p, a)) => (
+            a.solution.as_ref().map(|g| one_line(p.style, g)),
+            a.second
+                .as_ref()
+                .filter(|_| second)
+                .map(|g| one_line(p.style, g)),
+        ),
+        Err(_) => (None, None),
     };
     let error = outcome.as_ref().err().map(|e| error_text(line, e));
     let object = JsonRecord {
@@ -221,6 +252,7 @@ fn write_json(out: &mut impl Write, line: usize, outcome: &Outcome) -> io::Resul
         solution,
         count,
         error,
+        second,
     };
     let text = serde_json::to_string(&object).map_err(io::Error::other)?;
     writeln!(out, "{text}")
@@ -272,7 +304,7 @@ pub fn run(args: &SudokuArgs) -> anyhow::Result<Status> {
         tally[slot] += 1;
         let grid = match args.format {
             Some(SudokuFormat::Json) => {
-                write_json(&mut out, *line, outcome)?;
+                write_json(&mut out, *line, outcome, args.second)?;
                 continue;
             }
             Some(SudokuFormat::Line) => false,
@@ -289,9 +321,9 @@ pub fn run(args: &SudokuArgs) -> anyhow::Result<Status> {
         }
         previous_grid = Some(grid);
         if grid {
-            write_grid(&mut out, *line, outcome)?;
+            write_grid(&mut out, *line, outcome, args.second)?;
         } else {
-            write_line(&mut out, *line, outcome)?;
+            write_line(&mut out, *line, outcome, args.second)?;
         }
     }
     out.flush().context("cannot write to standard output")?;
