@@ -15,7 +15,7 @@ use crate::trace::Tracer;
 const BAR_STEPS: u64 = 10_000;
 
 /// A run must last this long before the progress bar appears.
-const BAR_DELAY: Duration = Duration::from_secs(1);
+pub(crate) const BAR_DELAY: Duration = Duration::from_secs(1);
 
 /// How often the solver reports progress.
 const PROGRESS_INTERVAL: Duration = Duration::from_millis(100);

@@ -3,7 +3,7 @@
 
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
@@ -13,10 +13,12 @@ use exactly_puzzles::sudoku::{
     self, Answer, Layout, Puzzle, Regions, Rules, Shape, Style, SudokuError, Template,
     TemplateSolver, Verdict,
 };
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::cli::{SudokuArgs, SudokuFormat, TargetMethod};
 use crate::input;
 use crate::report::{self, Status};
+use crate::search;
 
 /// A record's answer, or why it has none.
 type Outcome = Result<(Puzzle, Answer), SudokuError>;
@@ -72,6 +74,45 @@ fn solve_one<'t>(
     Ok((puzzle, answer))
 }
 
+/// A progress bar over the puzzles of a batch: drawn on standard error when
+/// it is a terminal, once solving has lasted a second.
+struct Progress {
+    bar: ProgressBar,
+    terminal: bool,
+    start: Instant,
+}
+
+impl Progress {
+    fn new(total: usize) -> Progress {
+        let bar = ProgressBar::hidden();
+        bar.set_length(total as u64);
+        if let Ok(style) = ProgressStyle::with_template(
+            "{elapsed_precise} [{wide_bar}] {pos}/{len} puzzles, {eta} left",
+        ) {
+            bar.set_style(style.progress_chars("=> "));
+        }
+        Progress {
+            bar,
+            terminal: io::stderr().is_terminal(),
+            start: Instant::now(),
+        }
+    }
+
+    /// Counts `done` more puzzles solved.
+    fn advance(&self, done: usize) {
+        self.bar.inc(done as u64);
+        if self.terminal && self.bar.is_hidden() && self.start.elapsed() >= search::BAR_DELAY {
+            self.bar.set_draw_target(ProgressDrawTarget::stderr());
+        }
+    }
+}
+
+impl Drop for Progress {
+    fn drop(&mut self) {
+        self.bar.finish_and_clear();
+    }
+}
+
 /// Solves every record on `threads` threads; answers in record order.
 fn solve_all(
     records: Vec<sudoku::Record>,
@@ -93,11 +134,16 @@ fn solve_all(
     }
     let templates = &templates;
     let threads = threads.clamp(1, jobs.len().max(1));
+    let progress = Progress::new(jobs.len());
     if threads == 1 {
         let mut solvers = HashMap::new();
         return jobs
             .iter()
-            .map(|j| (j.0, solve_one(templates, &mut solvers, j, max, rules)))
+            .map(|j| {
+                let outcome = solve_one(templates, &mut solvers, j, max, rules);
+                progress.advance(1);
+                (j.0, outcome)
+            })
             .collect();
     }
     // Workers take small batches in turn, so slow puzzles do not leave one
@@ -116,7 +162,11 @@ fn solve_all(
                     }
                     let end = (start + BATCH).min(jobs.len());
                     let batch: Vec<(usize, Outcome)> = (start..end)
-                        .map(|i| (i, solve_one(templates, &mut solvers, &jobs[i], max, rules)))
+                        .map(|i| {
+                            let outcome = solve_one(templates, &mut solvers, &jobs[i], max, rules);
+                            progress.advance(1);
+                            (i, outcome)
+                        })
                         .collect();
                     if let Ok(mut done) = done.lock() {
                         done.extend(batch);
