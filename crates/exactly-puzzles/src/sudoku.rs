@@ -916,6 +916,48 @@ pub fn decode(puzzle: &Grid, problem: &Problem<Placement>, solution: &Solution) 
     grid
 }
 
+/// The solutions of a puzzle, found lazily: each `next()` resumes the
+/// search where the last solution left it. Made by [`solutions`].
+pub struct Solutions<'p> {
+    puzzle: Grid,
+    solver: Solver<'p, Placement>,
+}
+
+impl Iterator for Solutions<'_> {
+    type Item = Grid;
+
+    fn next(&mut self) -> Option<Grid> {
+        let problem = self.solver.problem();
+        let puzzle = &self.puzzle;
+        let mut found = None;
+        self.solver.for_each(|s| {
+            found = Some(decode(puzzle, problem, s));
+            ControlFlow::Break(())
+        });
+        found
+    }
+}
+
+/// Every solution of `puzzle`, lazily, given its encoding `problem`
+/// ([`encode`] or [`encode_with`] of the same puzzle).
+///
+/// ```
+/// use exactly_puzzles::sudoku::{self, Grid, Shape};
+/// let empty = Grid::empty(Shape::new(2, 2)?);
+/// let problem = sudoku::encode(&empty)?;
+/// let mut all = sudoku::solutions(&empty, &problem);
+/// let first = all.next().unwrap();
+/// assert!(first.solves(&empty));
+/// assert_eq!(1 + all.count(), 288);
+/// # Ok::<(), exactly_puzzles::sudoku::SudokuError>(())
+/// ```
+pub fn solutions<'p>(puzzle: &Grid, problem: &'p Problem<Placement>) -> Solutions<'p> {
+    Solutions {
+        puzzle: puzzle.clone(),
+        solver: sudoku_solver(problem),
+    }
+}
+
 /// What a search found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
