@@ -1,6 +1,6 @@
 //! Solves a file of sudokus of one size, one thread, with the sudoku front
-//! end of `exactly`, with the `dlx` crate given the same reduced encoding,
-//! and (9x9 only) with the `sudoku` crate; prints puzzles per second for the
+//! end of `exactly`, with the exact-cover crates `dlx` and `xcov` given the
+//! same reduced encoding, and (9x9 only) with the `sudoku` crate; prints puzzles per second for the
 //! first solution and for the uniqueness check (up to 2 solutions), and the
 //! ratios. `exactly`'s time starts from a new template each run, so it
 //! includes encoding the first puzzles on their own and then the empty grid
@@ -32,6 +32,8 @@ struct Reduced {
     num_items: usize,
     options: Vec<Vec<u32>>,
     placements: Vec<(usize, u8)>,
+    /// Per item: its cell (cell items) or its value (unit items).
+    of_item: Vec<usize>,
 }
 
 /// The same items and options as `sudoku::encode`, written independently.
@@ -49,11 +51,13 @@ fn reduce(cells: &[u8], shape: Shape) -> Reduced {
         }
     }
     let mut next = 0u32;
+    let mut of_item = Vec::new();
     let mut cell_item = vec![u32::MAX; n * n];
     for (i, slot) in cell_item.iter_mut().enumerate() {
         if cells[i] == 0 {
             *slot = next;
             next += 1;
+            of_item.push(i);
         }
     }
     let mut unit_item = vec![u32::MAX; 3 * n * n];
@@ -62,6 +66,7 @@ fn reduce(cells: &[u8], shape: Shape) -> Reduced {
             if mask & (1 << v) == 0 {
                 unit_item[u * n + v] = next;
                 next += 1;
+                of_item.push(v + 1);
             }
         }
     }
@@ -90,6 +95,7 @@ fn reduce(cells: &[u8], shape: Shape) -> Reduced {
         num_items: next as usize,
         options,
         placements,
+        of_item,
     }
 }
 
@@ -123,6 +129,37 @@ fn with_dlx(cells: &[u8], shape: Shape, max: u64) -> Answer {
             for &o in solver.fmt_solution() {
                 let (i, v) = reduced.placements[o as usize];
                 grid[i] = v;
+            }
+            first = Some(grid);
+        }
+    }
+    (count, first)
+}
+
+fn with_xcov(cells: &[u8], shape: Shape, max: u64) -> Answer {
+    use xcov::{DlxBuilder, ExactCoverProblem, MrvExactCoverSearch};
+    let reduced = reduce(cells, shape);
+    if reduced.options.is_empty() {
+        return (u64::from(reduced.num_items == 0), Some(cells.to_vec()));
+    }
+    let mut builder = DlxBuilder::new(reduced.num_items, 0);
+    let mut items = Vec::with_capacity(4);
+    for option in &reduced.options {
+        items.clear();
+        // Items from 1; the cell's item is the smallest, a row's next.
+        items.extend(option.iter().map(|&i| i as usize + 1));
+        builder.add_option(&items);
+    }
+    let mut search = MrvExactCoverSearch::new(builder.build());
+    let mut count = 0;
+    let mut first = None;
+    while count < max && search.search() {
+        count += 1;
+        if first.is_none() {
+            let mut grid = cells.to_vec();
+            for option in search.current_solution().into_iter().flatten() {
+                let cell = reduced.of_item[option[0] - 1];
+                grid[cell] = reduced.of_item[option[1] - 1] as u8;
             }
             first = Some(grid);
         }
@@ -211,8 +248,8 @@ fn main() -> ExitCode {
         shape.size()
     );
     println!(
-        "{:<12} {:>14} {:>14} {:>14} {:>8} {:>8}",
-        "measure", "exactly", "dlx", "sudoku", "x/dlx", "x/sudoku"
+        "{:<12} {:>14} {:>14} {:>14} {:>14} {:>8} {:>8} {:>8}",
+        "measure", "exactly", "dlx", "xcov", "sudoku", "x/dlx", "x/xcov", "x/sudoku"
     );
     let mut ok = true;
     let checker_template =
@@ -236,6 +273,12 @@ fn main() -> ExitCode {
                 .map(|g| with_dlx(g.cells(), shape, max))
                 .collect()
         };
+        let mut xcov = || {
+            grids
+                .iter()
+                .map(|g| with_xcov(g.cells(), shape, max))
+                .collect()
+        };
         // The `sudoku` crate solves 9x9 grids only.
         let nine = shape.size() == 9;
         let mut bitboard = || {
@@ -244,22 +287,24 @@ fn main() -> ExitCode {
                 .map(|g| with_sudoku_crate(g.cells(), max))
                 .collect()
         };
-        let mut solvers: Vec<&mut dyn FnMut() -> Vec<Answer>> = vec![&mut exactly, &mut dlx];
+        let mut solvers: Vec<&mut dyn FnMut() -> Vec<Answer>> =
+            vec![&mut exactly, &mut dlx, &mut xcov];
         if nine {
             solvers.push(&mut bitboard);
         }
         let mut timed = time(runs, &mut solvers).into_iter();
         let (t_x, a_x) = timed.next().expect("exactly was timed");
         let (t_d, a_d) = timed.next().expect("dlx was timed");
+        let (t_c, a_c) = timed.next().expect("xcov was timed");
         let (t_s, a_s) = timed.next().unwrap_or((Duration::MAX, Vec::new()));
         for (i, grid) in grids.iter().enumerate() {
             let (count, first) = &a_x[i];
             let verdict = checker.solve(grid, max).map(|a| a.verdict);
             let unique = matches!(verdict, Ok(Verdict::Unique));
             let peers = if nine {
-                &[("dlx", &a_d), ("sudoku", &a_s)][..]
+                &[("dlx", &a_d), ("xcov", &a_c), ("sudoku", &a_s)][..]
             } else {
-                &[("dlx", &a_d)][..]
+                &[("dlx", &a_d), ("xcov", &a_c)][..]
             };
             for &(peer, answers) in peers {
                 let (c, f) = &answers[i];
@@ -274,7 +319,7 @@ fn main() -> ExitCode {
             }
         }
         let rate = |t: Duration| grids.len() as f64 / t.as_secs_f64();
-        let (r_x, r_d) = (rate(t_x), rate(t_d));
+        let (r_x, r_d, r_c) = (rate(t_x), rate(t_d), rate(t_c));
         let (peer, ratio) = if nine {
             let r_s = rate(t_s);
             (format!("{r_s:>12.0}/s"), format!("{:>7.2}x", r_x / r_s))
@@ -282,11 +327,13 @@ fn main() -> ExitCode {
             (format!("{:>14}", "-"), format!("{:>8}", "-"))
         };
         println!(
-            "{:<12} {:>12.0}/s {:>12.0}/s {peer} {:>7.2}x {ratio}",
+            "{:<12} {:>12.0}/s {:>12.0}/s {:>12.0}/s {peer} {:>7.2}x {:>7.2}x {ratio}",
             name,
             r_x,
             r_d,
+            r_c,
             r_x / r_d,
+            r_x / r_c,
         );
     }
     if ok {

@@ -12,10 +12,12 @@
 //! for lacking a primary item keeps its number. Within a solution, options
 //! come in the order the search chose them, the same in every format.
 
-use std::io::{self, Write};
+use std::io::{self, BufWriter, IsTerminal, Write};
+use std::ops::ControlFlow;
 
+use anyhow::Context;
 use clap::ValueEnum;
-use exactly::Solution;
+use exactly::{Outcome, Solution};
 use indicatif::ProgressBar;
 use serde::Serialize;
 
@@ -132,4 +134,32 @@ fn indices<'s>(positions: &'s [usize], solution: &'s Solution) -> impl Iterator<
         .options()
         .iter()
         .map(|&o| positions.get(o.index()).copied().unwrap_or(o.index()))
+}
+
+/// Runs `search`, printing each solution it visits on standard output in
+/// `format`; a failed write stops the search and is the error returned
+/// (with the progress `bar` cleared).
+pub fn print_search(
+    input: &Input,
+    format: OutputFormat,
+    bar: &ProgressBar,
+    search: impl FnOnce(&mut dyn FnMut(&Solution) -> ControlFlow<()>) -> Outcome,
+) -> anyhow::Result<Outcome> {
+    let stdout = io::stdout();
+    let flush_each = stdout.is_terminal().then(|| bar.clone());
+    let mut printer = Printer::new(BufWriter::new(stdout.lock()), format, input, flush_each);
+    let mut failed = None;
+    let outcome = search(&mut |solution| match printer.solution(solution) {
+        Ok(()) => ControlFlow::Continue(()),
+        Err(e) => {
+            failed = Some(e);
+            ControlFlow::Break(())
+        }
+    });
+    let flushed = printer.finish();
+    if let Some(e) = failed.or(flushed.err()) {
+        bar.finish_and_clear();
+        return Err(e).context("cannot write to standard output");
+    }
+    Ok(outcome)
 }

@@ -1,8 +1,7 @@
 //! Searches beyond exact cover: `solve` and `count` on problems with
 //! multiplicities, `solve --min-cost` and `--best K`, and `exactly cover --min`.
 
-use std::io::{self, BufWriter, IsTerminal, Write};
-use std::ops::ControlFlow;
+use std::io::{self, BufWriter, Write};
 
 use anyhow::Context;
 use exactly::mincover::MinCover;
@@ -12,7 +11,7 @@ use serde::Serialize;
 
 use crate::cli::{CountArgs, CoverArgs, SolveArgs};
 use crate::input::Input;
-use crate::output::{OutputFormat, Printer};
+use crate::output::{self, OutputFormat};
 use crate::report::Status;
 use crate::search;
 
@@ -29,27 +28,7 @@ pub fn solve(args: &SolveArgs, input: &Input) -> anyhow::Result<Status> {
     }
     let bar = search::progress_bar();
     let mut solver = MultiSolver::new(&input.problem).limits(search::limits(&args.search));
-    let stdout = io::stdout();
-    let flush_each = stdout.is_terminal().then(|| bar.clone());
-    let mut printer = Printer::new(
-        BufWriter::new(stdout.lock()),
-        args.format,
-        input,
-        flush_each,
-    );
-    let mut failed = None;
-    let outcome = solver.for_each(|solution| match printer.solution(solution) {
-        Ok(()) => ControlFlow::Continue(()),
-        Err(e) => {
-            failed = Some(e);
-            ControlFlow::Break(())
-        }
-    });
-    let flushed = printer.finish();
-    if let Some(e) = failed.or(flushed.err()) {
-        bar.finish_and_clear();
-        return Err(e).context("cannot write to standard output");
-    }
+    let outcome = output::print_search(input, args.format, &bar, |visit| solver.for_each(visit))?;
     let stats = *solver.stats();
     let stopped = search::finish_named(
         &bar,

@@ -1,14 +1,10 @@
 //! `exactly solve`: print the solutions.
 
-use std::io::{self, BufWriter, IsTerminal};
-use std::ops::ControlFlow;
-
-use anyhow::Context;
 use exactly::StopReason;
 
 use crate::cli::SolveArgs;
 use crate::input;
-use crate::output::Printer;
+use crate::output;
 use crate::report::Status;
 use crate::search;
 
@@ -34,27 +30,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<Status> {
     }
     let bar = search::progress_bar();
     let mut solver = search::solver(&input.problem, &args.search, &bar);
-    let stdout = io::stdout();
-    let flush_each = stdout.is_terminal().then(|| bar.clone());
-    let mut printer = Printer::new(
-        BufWriter::new(stdout.lock()),
-        args.format,
-        &input,
-        flush_each,
-    );
-    let mut failed = None;
-    let outcome = solver.for_each(|solution| match printer.solution(solution) {
-        Ok(()) => ControlFlow::Continue(()),
-        Err(e) => {
-            failed = Some(e);
-            ControlFlow::Break(())
-        }
-    });
-    let flushed = printer.finish();
-    if let Some(e) = failed.or(flushed.err()) {
-        bar.finish_and_clear();
-        return Err(e).context("cannot write to standard output");
-    }
+    let outcome = output::print_search(&input, args.format, &bar, |visit| solver.for_each(visit))?;
     let stats = *solver.stats();
     let stopped = search::finish(
         &bar,
