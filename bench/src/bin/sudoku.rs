@@ -319,19 +319,24 @@ fn main() -> ExitCode {
             }
         }
         let rate = |t: Duration| grids.len() as f64 / t.as_secs_f64();
+        // Puzzles per second, with decimals below 10.
+        let shown = |r: f64| {
+            let digits = if r < 10.0 { 3 } else { 0 };
+            format!("{:>12.*}/s", digits, r)
+        };
         let (r_x, r_d, r_c) = (rate(t_x), rate(t_d), rate(t_c));
         let (peer, ratio) = if nine {
             let r_s = rate(t_s);
-            (format!("{r_s:>12.0}/s"), format!("{:>7.2}x", r_x / r_s))
+            (shown(r_s), format!("{:>7.2}x", r_x / r_s))
         } else {
             (format!("{:>14}", "-"), format!("{:>8}", "-"))
         };
         println!(
-            "{:<12} {:>12.0}/s {:>12.0}/s {:>12.0}/s {peer} {:>7.2}x {:>7.2}x {ratio}",
+            "{:<12} {} {} {} {peer} {:>7.2}x {:>7.2}x {ratio}",
             name,
-            r_x,
-            r_d,
-            r_c,
+            shown(r_x),
+            shown(r_d),
+            shown(r_c),
             r_x / r_d,
             r_x / r_c,
         );

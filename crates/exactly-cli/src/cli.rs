@@ -125,6 +125,17 @@ pub struct SudokuArgs {
     #[arg(long, value_name = "N", value_parser = parse_threads)]
     pub threads: Option<usize>,
 
+    /// A node budget for each puzzle: a puzzle whose search runs out of it
+    /// gets the verdict `unknown` (with the solutions found by then), the
+    /// batch goes on, and the exit status is 3.
+    #[arg(long, value_name = "N", value_parser = parse_limit, conflicts_with = "target")]
+    pub max_nodes: Option<u64>,
+
+    /// A time budget for each puzzle, in seconds (fractions allowed), as
+    /// --max-nodes.
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds, conflicts_with = "target")]
+    pub timeout: Option<Duration>,
+
     /// Box shape RxC (R rows by C columns), for sides whose shape cannot be
     /// inferred: perfect squares get square boxes, 6 gets 2x3, 8 2x4, 12 3x4.
     #[arg(long = "box", value_name = "RxC")]

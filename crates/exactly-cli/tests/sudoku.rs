@@ -337,3 +337,37 @@ fn second_shows_another_solution_of_a_multiple() {
     let (_, out, _) = sudoku(&["--second"], "1234341221434...\n");
     assert_eq!(out, "1234341221434321\n");
 }
+
+#[test]
+fn budgets_answer_unknown_and_the_batch_goes_on() {
+    // The 4x4 puzzle takes a handful of nodes; the empty 9x9 grid's first
+    // solution takes 81, and its uniqueness check more.
+    let input = format!("34.........2.3..\n{}\n", ".".repeat(81));
+    let (code, out, err) = sudoku(&["--max-nodes", "40", "--threads", "1"], &input);
+    assert_eq!(code, 3, "a puzzle out of budget makes the status 3: {err}");
+    assert_eq!(out, "3421124341322314\nunknown\n");
+    assert!(
+        err.contains("2 puzzles: 1 unique, 0 multiple, 1 unknown (out of budget)"),
+        "{err}"
+    );
+    // Out of budget after the first solution: it is shown, with the count.
+    let (puzzle, solution) = cases("9x9.txt").swap_remove(4);
+    let (code, out, _) = sudoku(&["--max-nodes", "125", "--format", "json"], &puzzle);
+    assert_eq!(code, 3);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(
+        (v["verdict"].as_str(), v["count"].as_u64()),
+        (Some("unknown"), Some(1))
+    );
+    assert_eq!(v["solution"].as_str(), Some(solution.as_str()));
+    // With enough budget the answers are those without one.
+    let (code, out, _) = sudoku(&["--max-nodes", "100000", "--timeout", "60"], &input);
+    assert_eq!(code, 0);
+    assert!(
+        out.lines().nth(1).unwrap().starts_with("multiple 2 "),
+        "{out}"
+    );
+    let (code, _, err) = sudoku(&["--target", "--max-nodes", "5"], &input);
+    assert_eq!(code, 2);
+    assert!(err.contains("--max-nodes"), "{err}");
+}

@@ -60,7 +60,8 @@ use std::ops::ControlFlow;
 use std::sync::OnceLock;
 
 use exactly::{
-    BuildError, ColorId, Engine, ItemId, OptionId, Problem, ProblemBuilder, Solution, Solver,
+    BuildError, ColorId, Engine, ItemId, Limits, OptionId, Outcome, Problem, ProblemBuilder,
+    Solution, Solver, StopReason,
 };
 
 pub use text::{parse, parse_jigsaw, parse_with, Layout, Puzzle, Record, Style, Symbols};
@@ -954,7 +955,7 @@ impl Iterator for Solutions<'_> {
 pub fn solutions<'p>(puzzle: &Grid, problem: &'p Problem<Placement>) -> Solutions<'p> {
     Solutions {
         puzzle: puzzle.clone(),
-        solver: sudoku_solver(problem),
+        solver: sudoku_solver(problem, &Limits::default()),
     }
 }
 
@@ -970,10 +971,14 @@ pub enum Verdict {
     Solved,
     /// No solution.
     None,
+    /// The search ran out of its budget ([`TemplateSolver::limits`]) before
+    /// it could tell; `count` holds the solutions found by then.
+    Unknown,
 }
 
 impl Verdict {
-    /// The verdict's word: `unique`, `multiple`, `solved` or `none`.
+    /// The verdict's word: `unique`, `multiple`, `solved`, `none` or
+    /// `unknown`.
     ///
     /// ```
     /// assert_eq!(exactly_puzzles::sudoku::Verdict::Multiple.word(), "multiple");
@@ -984,6 +989,7 @@ impl Verdict {
             Verdict::Multiple => "multiple",
             Verdict::Solved => "solved",
             Verdict::None => "none",
+            Verdict::Unknown => "unknown",
         }
     }
 }
@@ -1000,7 +1006,7 @@ pub struct Answer {
     /// is not unique.
     pub second: Option<Grid>,
     /// The solutions found, at most the number asked for: with
-    /// [`Verdict::Multiple`] a lower bound.
+    /// [`Verdict::Multiple`] or [`Verdict::Unknown`] a lower bound.
     pub count: u64,
     /// Search nodes.
     pub nodes: u64,
@@ -1123,6 +1129,7 @@ impl Template {
             solver: None,
             givens: Vec::new(),
             encoded: 0,
+            limits: Limits::default(),
         }
     }
 }
@@ -1149,29 +1156,32 @@ pub struct TemplateSolver<'t> {
     givens: Vec<OptionId>,
     /// Options encoded for puzzles solved on their own.
     encoded: usize,
+    /// Each puzzle's budget.
+    limits: Limits,
 }
 
 /// The engine for sudoku: item masks, taking forced moves first. On the 95
 /// hard 9x9 puzzles of `top95` (bench/sudoku, first solution, one thread)
 /// about 31,700 puzzles/s, against 5,400/s for the `dlx` crate on each
 /// puzzle's own encoding.
-fn sudoku_solver<L>(problem: &Problem<L>) -> Solver<'_, L> {
+fn sudoku_solver<'p, L>(problem: &'p Problem<L>, limits: &Limits) -> Solver<'p, L> {
     Solver::new(problem)
         .engine(Engine::Masks)
         .forced_first(true)
+        .limits(limits.clone())
 }
 
 /// Counts the solutions of `solver` up to `max_solutions` and decodes the
-/// first two onto `puzzle`.
+/// first two onto `puzzle`; true when a budget stopped the search first.
 fn count_up_to(
     solver: &mut Solver<'_, Placement>,
     puzzle: &Grid,
     max_solutions: u64,
-) -> (u64, [Option<Grid>; 2]) {
+) -> (u64, [Option<Grid>; 2], bool) {
     let problem = solver.problem();
     let mut count = 0u64;
     let mut found = [None, None];
-    solver.for_each(|s| {
+    let outcome = solver.for_each(|s| {
         if let Some(slot) = found.get_mut(count as usize) {
             *slot = Some(decode(puzzle, problem, s));
         }
@@ -1182,10 +1192,33 @@ fn count_up_to(
             ControlFlow::Continue(())
         }
     });
-    (count, found)
+    let stopped = match outcome {
+        Outcome::Complete | Outcome::Stopped(StopReason::Caller) => false,
+        Outcome::Stopped(_) => count < max_solutions,
+    };
+    (count, found, stopped)
 }
 
 impl TemplateSolver<'_> {
+    /// A budget for each puzzle: nodes, time (from the start of each
+    /// puzzle's search) or a cancel flag. A puzzle whose search runs out of
+    /// it gets [`Verdict::Unknown`], with the solutions found by then.
+    ///
+    /// ```
+    /// use exactly::Limits;
+    /// use exactly_puzzles::sudoku::{Grid, Rules, Shape, Template, Verdict};
+    /// let template = Template::new(Shape::new(3, 3)?, &Rules::default())?;
+    /// let mut solver = template.solver().limits(Limits::default().max_nodes(10));
+    /// let answer = solver.solve(&Grid::empty(template.shape()), 2)?;
+    /// assert_eq!(answer.verdict, Verdict::Unknown);
+    /// # Ok::<(), exactly_puzzles::sudoku::SudokuError>(())
+    /// ```
+    pub fn limits(mut self, limits: Limits) -> Self {
+        self.solver = None;
+        self.limits = limits;
+        self
+    }
+
     /// [`solve_with`] under the template's rules, for a puzzle of the
     /// template's shape (else [`SudokuError::ShapeMismatch`]).
     pub fn solve(&mut self, puzzle: &Grid, max_solutions: u64) -> Result<Answer, SudokuError> {
@@ -1200,8 +1233,9 @@ impl TemplateSolver<'_> {
         }
         let rules = &template.rules;
         let max_solutions = max_solutions.max(1);
-        let found = |count: u64, [solution, second]: [Option<Grid>; 2], nodes: u64| {
+        let found = |count: u64, [solution, second]: [Option<Grid>; 2], nodes: u64, stopped| {
             let verdict = match count {
+                _ if stopped => Verdict::Unknown,
                 0 => Verdict::None,
                 _ if max_solutions == 1 => Verdict::Solved,
                 1 => Verdict::Unique,
@@ -1219,40 +1253,42 @@ impl TemplateSolver<'_> {
             if let Some(c) = puzzle.clash_with(rules) {
                 return Err(c.error(c.value.to_string()));
             }
-            return Ok(found(1, [Some(puzzle.clone()), None], 0));
+            return Ok(found(1, [Some(puzzle.clone()), None], 0, false));
         }
         let n = shape.size();
-        let (count, grids, nodes) = if self.solver.is_none() && 3 * self.encoded < n * n * n {
-            // On its own; `encode_with` names clashing givens.
-            let problem = encode_with(puzzle, rules)?;
-            self.encoded += problem.num_options();
-            let mut solver = sudoku_solver(&problem);
-            let (count, grids) = count_up_to(&mut solver, puzzle, max_solutions);
-            (count, grids, solver.stats().nodes)
-        } else {
-            let encoding = template.encoding()?;
-            let solver = self
-                .solver
-                .get_or_insert_with(|| sudoku_solver(&encoding.problem));
-            self.givens.clear();
-            for (cell, &v) in puzzle.cells.iter().enumerate() {
-                if v != 0 {
-                    self.givens
-                        .push(encoding.option[cell * n + usize::from(v) - 1]);
+        let limits = &self.limits;
+        let (count, grids, nodes, stopped) =
+            if self.solver.is_none() && 3 * self.encoded < n * n * n {
+                // On its own; `encode_with` names clashing givens.
+                let problem = encode_with(puzzle, rules)?;
+                self.encoded += problem.num_options();
+                let mut solver = sudoku_solver(&problem, limits);
+                let (count, grids, stopped) = count_up_to(&mut solver, puzzle, max_solutions);
+                (count, grids, solver.stats().nodes, stopped)
+            } else {
+                let encoding = template.encoding()?;
+                let solver = self
+                    .solver
+                    .get_or_insert_with(|| sudoku_solver(&encoding.problem, limits));
+                self.givens.clear();
+                for (cell, &v) in puzzle.cells.iter().enumerate() {
+                    if v != 0 {
+                        self.givens
+                            .push(encoding.option[cell * n + usize::from(v) - 1]);
+                    }
                 }
-            }
-            solver.reset();
-            if solver.assume(&self.givens).is_err() {
-                // Two givens share an item: the clash check names them.
-                // (Should it find none, no solution holds all the givens.)
-                return match puzzle.clash_with(rules) {
-                    Some(c) => Err(c.error(c.value.to_string())),
-                    None => Ok(found(0, [None, None], 0)),
-                };
-            }
-            let (count, grids) = count_up_to(solver, puzzle, max_solutions);
-            (count, grids, solver.stats().nodes)
-        };
+                solver.reset();
+                if solver.assume(&self.givens).is_err() {
+                    // Two givens share an item: the clash check names them.
+                    // (Should it find none, no solution holds all the givens.)
+                    return match puzzle.clash_with(rules) {
+                        Some(c) => Err(c.error(c.value.to_string())),
+                        None => Ok(found(0, [None, None], 0, false)),
+                    };
+                }
+                let (count, grids, stopped) = count_up_to(solver, puzzle, max_solutions);
+                (count, grids, solver.stats().nodes, stopped)
+            };
         // Both solutions pass the independent check, and differ.
         for grid in grids.iter().flatten() {
             if !grid.solves_with(puzzle, rules) {
@@ -1264,7 +1300,7 @@ impl TemplateSolver<'_> {
                 return Err(SudokuError::WrongSolution);
             }
         }
-        Ok(found(count, grids, nodes))
+        Ok(found(count, grids, nodes, stopped))
     }
 }
 

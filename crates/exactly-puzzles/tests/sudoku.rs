@@ -677,3 +677,35 @@ fn grids_up_to_sixty_four_solve() {
         assert!(answer.solution.unwrap().solves(&empty), "{r}x{c}");
     }
 }
+
+#[test]
+fn budgets_give_unknown_until_the_search_can_tell() {
+    // For every node budget: `unknown` (with the solutions found so far,
+    // each checked) below the search's own node count, and from there on
+    // the answer the unbudgeted search gives.
+    let template = sudoku::Template::new(Shape::new(3, 3).unwrap(), &Rules::default()).unwrap();
+    let mut seen_partial = false;
+    for (puzzle, solution) in cases("9x9.txt").into_iter().take(5) {
+        let full = template.solver().solve(&puzzle, 2).unwrap();
+        assert_eq!(full.verdict, Verdict::Unique);
+        for budget in 1..=full.nodes + 5 {
+            let mut solver = template
+                .solver()
+                .limits(exactly::Limits::default().max_nodes(budget));
+            let answer = solver.solve(&puzzle, 2).unwrap();
+            if budget < full.nodes {
+                assert_eq!(answer.verdict, Verdict::Unknown, "budget {budget}");
+                assert!(answer.count <= 1);
+                if let Some(grid) = &answer.solution {
+                    assert_eq!(grid, &solution);
+                    seen_partial = true;
+                }
+            } else {
+                assert_eq!(answer, full, "budget {budget}");
+            }
+        }
+    }
+    // (A search that finds its solution in its last branch has no such
+    // budget.)
+    assert!(seen_partial, "some budget ends after a first solution");
+}

@@ -9,6 +9,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use anyhow::Context;
+use exactly::Limits;
 use exactly_puzzles::sudoku::{
     self, Answer, Layout, Puzzle, Regions, Rules, Shape, Style, SudokuError, Template,
     TemplateSolver, Verdict,
@@ -43,30 +44,45 @@ type Job = (usize, Result<Puzzle, SudokuError>);
 type Templates = HashMap<Shape, Result<Template, SudokuError>>;
 type Solvers<'t> = HashMap<Shape, TemplateSolver<'t>>;
 
+/// How each record is searched: solutions to look for, the rules, and the
+/// budget of each puzzle.
+struct Search<'a> {
+    max: u64,
+    rules: &'a Rules,
+    limits: &'a Limits,
+}
+
 /// Solves one record with the worker's solver for its shape.
 fn solve_one<'t>(
     templates: &'t Templates,
     solvers: &mut Solvers<'t>,
     job: &Job,
-    max: u64,
-    rules: &Rules,
+    search: &Search<'_>,
 ) -> Outcome {
     let puzzle = job.1.clone()?;
+    let max = search.max;
+    let limits = search.limits.clone();
+    let shape = puzzle.grid.shape();
     if let Some(regions) = &puzzle.regions {
-        // A jigsaw with its own regions: encoded on its own.
-        let rules = rules.clone().regions(Some(regions.clone()));
-        let answer = sudoku::solve_with(&puzzle.grid, max, &rules)?;
+        // A jigsaw with its own regions: a template of its own, whose
+        // solver encodes the puzzle on its own.
+        let rules = search.rules.clone().regions(Some(regions.clone()));
+        let template = Template::new(shape, &rules)?;
+        let answer = template.solver().limits(limits).solve(&puzzle.grid, max)?;
         return Ok((puzzle, answer));
     }
-    let shape = puzzle.grid.shape();
     let solver = match solvers.entry(shape) {
         Entry::Occupied(e) => e.into_mut(),
         Entry::Vacant(e) => match templates.get(&shape) {
-            Some(Ok(t)) => e.insert(t.solver()),
+            Some(Ok(t)) => e.insert(t.solver().limits(limits)),
             Some(Err(err)) => return Err(err.clone()),
+            // `solve_all` made a template for every valid record's shape.
             None => {
-                let answer = sudoku::solve_with(&puzzle.grid, max, rules)?;
-                return Ok((puzzle, answer));
+                return Err(SudokuError::ShapeMismatch {
+                    size: shape.size(),
+                    box_rows: shape.box_rows(),
+                    box_cols: shape.box_cols(),
+                })
             }
         },
     };
@@ -116,10 +132,10 @@ impl Drop for Progress {
 /// Solves every record on `threads` threads; answers in record order.
 fn solve_all(
     records: Vec<sudoku::Record>,
-    max: u64,
-    rules: &Rules,
+    search: &Search<'_>,
     threads: usize,
 ) -> Vec<(usize, Outcome)> {
+    let rules = search.rules;
     let jobs: Vec<Job> = records.into_iter().map(|r| (r.line, r.puzzle)).collect();
     // One template per grid shape in the input, shared by the workers; each
     // worker keeps a solver per shape.
@@ -140,7 +156,7 @@ fn solve_all(
         return jobs
             .iter()
             .map(|j| {
-                let outcome = solve_one(templates, &mut solvers, j, max, rules);
+                let outcome = solve_one(templates, &mut solvers, j, search);
                 progress.advance(1);
                 (j.0, outcome)
             })
@@ -163,7 +179,7 @@ fn solve_all(
                     let end = (start + BATCH).min(jobs.len());
                     let batch: Vec<(usize, Outcome)> = (start..end)
                         .map(|i| {
-                            let outcome = solve_one(templates, &mut solvers, &jobs[i], max, rules);
+                            let outcome = solve_one(templates, &mut solvers, &jobs[i], search);
                             progress.advance(1);
                             (i, outcome)
                         })
@@ -223,8 +239,8 @@ fn write_line(
 ) -> io::Result<()> {
     match outcome {
         Ok((p, a)) => match (&a.solution, a.verdict) {
-            (Some(g), Verdict::Multiple) => {
-                write!(out, "multiple {} {}", a.count, one_line(p.style, g))?;
+            (Some(g), v @ (Verdict::Multiple | Verdict::Unknown)) => {
+                write!(out, "{} {} {}", v.word(), a.count, one_line(p.style, g))?;
                 match a.second.as_ref().filter(|_| second) {
                     Some(h) => writeln!(out, " {}", one_line(p.style, h)),
                     None => writeln!(out),
@@ -247,8 +263,8 @@ fn write_grid(
 ) -> io::Result<()> {
     match outcome {
         Ok((p, a)) => {
-            if a.verdict == Verdict::Multiple {
-                writeln!(out, "multiple {}", a.count)?;
+            if matches!(a.verdict, Verdict::Multiple | Verdict::Unknown) && a.solution.is_some() {
+                writeln!(out, "{} {}", a.verdict.word(), a.count)?;
             } else if a.solution.is_none() {
                 writeln!(out, "{}", a.verdict.word())?;
             }
@@ -339,18 +355,28 @@ pub fn run(args: &SudokuArgs) -> anyhow::Result<Status> {
     if args.target {
         return target(args, records, &rules, &name);
     }
-    let outcomes = solve_all(records, max, &rules, threads);
+    let mut limits = Limits::default();
+    if let Some(nodes) = args.max_nodes {
+        limits = limits.max_nodes(nodes);
+    }
+    if let Some(time) = args.timeout {
+        limits = limits.max_time(time);
+    }
+    let search = Search {
+        max,
+        rules: &rules,
+        limits: &limits,
+    };
+    let outcomes = solve_all(records, &search, threads);
     let elapsed = start.elapsed();
 
     let mut out = io::BufWriter::new(io::stdout().lock());
     let mut previous_grid: Option<bool> = None;
-    let mut tally = [0usize; 5];
+    const WORDS: [&str; 6] = ["unique", "multiple", "solved", "none", "invalid", "unknown"];
+    let mut tally = [0usize; WORDS.len()];
     for (line, outcome) in &outcomes {
         let (word, _) = verdict(outcome);
-        let slot = ["unique", "multiple", "solved", "none", "invalid"]
-            .iter()
-            .position(|w| *w == word)
-            .unwrap_or(4);
+        let slot = WORDS.iter().position(|w| *w == word).unwrap_or(4);
         tally[slot] += 1;
         let grid = match args.format {
             Some(SudokuFormat::Json) => {
@@ -391,6 +417,9 @@ pub fn run(args: &SudokuArgs) -> anyhow::Result<Status> {
     if tally[2] > 0 {
         summary.push_str(&format!(", {} solved", tally[2]));
     }
+    if tally[5] > 0 {
+        summary.push_str(&format!(", {} unknown (out of budget)", tally[5]));
+    }
     summary.push_str(&format!(
         ", {} none, {} invalid; {:.3} s, {:.*} puzzles/s on {used} thread{}",
         tally[3],
@@ -406,7 +435,9 @@ pub fn run(args: &SudokuArgs) -> anyhow::Result<Status> {
         "{name}: {} of {total} records are invalid",
         tally[4]
     );
-    Ok(if tally[3] > 0 {
+    Ok(if tally[5] > 0 {
+        Status::Stopped
+    } else if tally[3] > 0 {
         Status::NoSolution
     } else {
         Status::Success
@@ -497,8 +528,13 @@ mod tests {
     #[test]
     fn threads_keep_the_order() {
         let text = "1.3.\n..1.\n.1..\n2.4.\n\n".repeat(40) + "11..............\n";
-        let one = solve_all(sudoku::parse(&text, None), 2, &Rules::default(), 1);
-        let four = solve_all(sudoku::parse(&text, None), 2, &Rules::default(), 4);
+        let search = Search {
+            max: 2,
+            rules: &Rules::default(),
+            limits: &Limits::default(),
+        };
+        let one = solve_all(sudoku::parse(&text, None), &search, 1);
+        let four = solve_all(sudoku::parse(&text, None), &search, 4);
         assert_eq!(one.len(), 41);
         let lines = |v: &[(usize, Outcome)]| v.iter().map(|(l, _)| *l).collect::<Vec<_>>();
         assert_eq!(lines(&one), lines(&four));
