@@ -78,13 +78,15 @@ pub const SUDOKU_EXIT_CODES: &str = "\
 Exit status:
   0  every puzzle has a solution (unique, multiple, or solved with --first)
   1  some puzzle has no solution
-  2  some record is not a valid puzzle (bad text, clashing givens), or usage";
+  2  some record is not a valid puzzle (bad text, clashing givens), or usage
+  3  some puzzle ran out of its --max-nodes or --timeout budget (unknown)";
 
 /// Output formats of `exactly sudoku`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum SudokuFormat {
     /// One line per record: the solution, or a line starting with the
-    /// verdict (`multiple COUNT SOLUTION`, `none`, `invalid: ERROR`).
+    /// verdict (`multiple COUNT SOLUTION`, `none`, `unknown [COUNT
+    /// SOLUTION]`, `invalid: ERROR`).
     Line,
     /// The solution as a grid of lines, a blank line between records.
     Grid,

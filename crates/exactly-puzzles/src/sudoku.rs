@@ -1162,8 +1162,8 @@ pub struct TemplateSolver<'t> {
 
 /// The engine for sudoku: item masks, taking forced moves first. On the 95
 /// hard 9x9 puzzles of `top95` (bench/sudoku, first solution, one thread)
-/// about 31,700 puzzles/s, against 5,400/s for the `dlx` crate on each
-/// puzzle's own encoding.
+/// 5.5 times as many puzzles a second as the `dlx` crate on each puzzle's
+/// own encoding (41,400/s against 7,460/s).
 fn sudoku_solver<'p, L>(problem: &'p Problem<L>, limits: &Limits) -> Solver<'p, L> {
     Solver::new(problem)
         .engine(Engine::Masks)
