@@ -371,3 +371,27 @@ fn budgets_answer_unknown_and_the_batch_goes_on() {
     assert_eq!(code, 2);
     assert!(err.contains("--max-nodes"), "{err}");
 }
+
+#[test]
+fn fewer_puzzles_than_threads_are_split_across_them() {
+    for file in ["9x9.txt", "16x16.txt", "25x25.txt"] {
+        let (puzzle, solution) = cases(file).swap_remove(0);
+        let (code, out, err) = sudoku(&["--threads", "4"], &format!("{puzzle}\n"));
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(out.trim(), solution, "{file}");
+        assert!(
+            err.contains("1 puzzle: 1 unique") && err.contains("on 4 threads"),
+            "{err}"
+        );
+    }
+    // Several solutions: two distinct ones, each valid.
+    let empty = ".".repeat(16);
+    let (code, out, _) = sudoku(&["--threads", "3", "--second"], &empty);
+    assert_eq!(code, 0);
+    let words: Vec<&str> = out.split_whitespace().collect();
+    assert_eq!(&words[..2], ["multiple", "2"], "{out}");
+    assert_ne!(words[2], words[3]);
+    for grid in &words[2..] {
+        assert!(fills_jigsaw(&empty, "AABBAABBCCDDCCDD", grid), "{grid}");
+    }
+}

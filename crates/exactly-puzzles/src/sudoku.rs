@@ -57,7 +57,9 @@ mod text;
 
 use std::fmt;
 use std::ops::ControlFlow;
-use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Instant;
 
 use exactly::{
     BuildError, ColorId, Engine, ItemId, Limits, OptionId, Outcome, Problem, ProblemBuilder,
@@ -120,6 +122,10 @@ pub enum SudokuError {
     /// A solution that fails the independent check; a bug in the solver.
     #[error("internal error: the solver returned a grid that is not a solution")]
     WrongSolution,
+    /// A subproblem of a split search that could not be replayed; a bug in
+    /// the solver.
+    #[error("internal error: a subproblem of the split search could not be replayed")]
+    SplitFailed,
     /// The problem model rejected the encoding.
     #[error(transparent)]
     Build(#[from] BuildError),
@@ -1233,22 +1239,8 @@ impl TemplateSolver<'_> {
         }
         let rules = &template.rules;
         let max_solutions = max_solutions.max(1);
-        let found = |count: u64, [solution, second]: [Option<Grid>; 2], nodes: u64, stopped| {
-            let verdict = match count {
-                _ if stopped => Verdict::Unknown,
-                0 => Verdict::None,
-                _ if max_solutions == 1 => Verdict::Solved,
-                1 => Verdict::Unique,
-                _ => Verdict::Multiple,
-            };
-            Answer {
-                verdict,
-                solution,
-                second,
-                count,
-                nodes,
-            }
-        };
+        let found =
+            |count, grids, nodes, stopped| answer_of(max_solutions, count, grids, nodes, stopped);
         if !puzzle.cells.contains(&0) {
             if let Some(c) = puzzle.clash_with(rules) {
                 return Err(c.error(c.value.to_string()));
@@ -1289,19 +1281,181 @@ impl TemplateSolver<'_> {
                 let (count, grids, stopped) = count_up_to(solver, puzzle, max_solutions);
                 (count, grids, solver.stats().nodes, stopped)
             };
-        // Both solutions pass the independent check, and differ.
-        for grid in grids.iter().flatten() {
-            if !grid.solves_with(puzzle, rules) {
-                return Err(SudokuError::WrongSolution);
-            }
-        }
-        if let [Some(a), Some(b)] = &grids {
-            if a == b {
-                return Err(SudokuError::WrongSolution);
-            }
-        }
+        check_both(puzzle, rules, &grids)?;
         Ok(found(count, grids, nodes, stopped))
     }
+}
+
+/// The answer to a search for up to `max_solutions` (at least 1) that
+/// found `count` and stopped early (out of budget) or not.
+fn answer_of(
+    max_solutions: u64,
+    count: u64,
+    [solution, second]: [Option<Grid>; 2],
+    nodes: u64,
+    stopped: bool,
+) -> Answer {
+    let verdict = match count {
+        _ if stopped => Verdict::Unknown,
+        0 => Verdict::None,
+        _ if max_solutions == 1 => Verdict::Solved,
+        1 => Verdict::Unique,
+        _ => Verdict::Multiple,
+    };
+    Answer {
+        verdict,
+        solution,
+        second,
+        count,
+        nodes,
+    }
+}
+
+/// Both solutions pass the independent check, and differ.
+fn check_both(puzzle: &Grid, rules: &Rules, grids: &[Option<Grid>; 2]) -> Result<(), SudokuError> {
+    for grid in grids.iter().flatten() {
+        if !grid.solves_with(puzzle, rules) {
+            return Err(SudokuError::WrongSolution);
+        }
+    }
+    match grids {
+        [Some(a), Some(b)] if a == b => Err(SudokuError::WrongSolution),
+        _ => Ok(()),
+    }
+}
+
+/// Subproblems per thread for [`solve_parallel`], so that threads finishing
+/// early find more work.
+const SUBPROBLEMS_PER_THREAD: usize = 16;
+
+/// [`solve_with`] on `threads` threads, for a hard puzzle on its own: the
+/// search tree is cut into subproblems (the options chosen nearest the
+/// root) that the threads take in turn, stopping once `max_solutions` are
+/// found. `limits` bounds the whole puzzle; its time counts from the call.
+/// The answer is the same as [`solve_with`]'s except which solutions are
+/// shown when there are more than `max_solutions` (the first found, by
+/// whichever thread). With one thread, a node budget or a cancel flag in
+/// `limits` (which a split search could not keep exactly), it is
+/// [`solve_with`] with the budget.
+///
+/// ```
+/// use exactly::Limits;
+/// use exactly_puzzles::sudoku::{self, Grid, Rules, Shape, Verdict};
+/// let empty = Grid::empty(Shape::new(2, 2)?);
+/// let answer = sudoku::solve_parallel(&empty, 1000, &Rules::default(), &Limits::default(), 3)?;
+/// assert_eq!((answer.verdict, answer.count), (Verdict::Multiple, 288));
+/// # Ok::<(), exactly_puzzles::sudoku::SudokuError>(())
+/// ```
+pub fn solve_parallel(
+    puzzle: &Grid,
+    max_solutions: u64,
+    rules: &Rules,
+    limits: &Limits,
+    threads: usize,
+) -> Result<Answer, SudokuError> {
+    let max_solutions = max_solutions.max(1);
+    let start = Instant::now();
+    if threads <= 1 || limits.nodes.is_some() || limits.cancel.is_some() {
+        let template = Template::new(puzzle.shape(), rules)?;
+        let mut solver = template.solver().limits(limits.clone());
+        return solver.solve(puzzle, max_solutions);
+    }
+    if !puzzle.cells.contains(&0) {
+        return solve_with(puzzle, max_solutions, rules);
+    }
+    let problem = encode_with(puzzle, rules)?;
+    let (split, above) = exactly::parallel::split_with_solutions(
+        &problem,
+        Engine::Masks,
+        SUBPROBLEMS_PER_THREAD * threads,
+        problem.num_primary(),
+    );
+    // The solutions found (up to `max_solutions`) and the first two.
+    let found: Mutex<(u64, [Option<Grid>; 2])> = Mutex::new((0, [None, None]));
+    let stop = Arc::new(AtomicBool::new(false));
+    let out_of_time = AtomicBool::new(false);
+    let failed = AtomicBool::new(false);
+    let nodes = AtomicU64::new(split.nodes);
+    let next = AtomicUsize::new(0);
+    // Records a solution; true once there are enough.
+    let record = |grid: Grid| -> bool {
+        let mut found = found.lock().unwrap_or_else(|e| e.into_inner());
+        let (count, grids) = &mut *found;
+        if *count < max_solutions {
+            if let Some(slot) = grids.get_mut(*count as usize) {
+                *slot = Some(grid);
+            }
+            *count += 1;
+        }
+        *count >= max_solutions
+    };
+    let enough = above.iter().any(|options| {
+        let solution = Solution::new(options.clone());
+        record(decode(puzzle, &problem, &solution))
+    });
+    if !enough {
+        std::thread::scope(|scope| {
+            for _ in 0..threads.min(split.subproblems.len()) {
+                scope.spawn(|| {
+                    let mut solver = sudoku_solver(&problem, &Limits::default());
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(prefix) = split.subproblems.get(i) else {
+                            break;
+                        };
+                        if stop.load(Ordering::Relaxed) {
+                            break;
+                        }
+                        let mut budget = Limits::default().cancel_flag(Arc::clone(&stop));
+                        if let Some(time) = limits.time {
+                            match time.checked_sub(start.elapsed()) {
+                                Some(left) => budget = budget.max_time(left),
+                                None => {
+                                    out_of_time.store(true, Ordering::Relaxed);
+                                    stop.store(true, Ordering::Relaxed);
+                                    break;
+                                }
+                            }
+                        }
+                        solver = solver.limits(budget);
+                        solver.reset();
+                        if solver.restrict(prefix).is_err() {
+                            // Prefixes from this problem's own split replay.
+                            failed.store(true, Ordering::Relaxed);
+                            stop.store(true, Ordering::Relaxed);
+                            break;
+                        }
+                        let outcome = solver.for_each(|s| {
+                            if record(decode(puzzle, &problem, s)) {
+                                stop.store(true, Ordering::Relaxed);
+                                ControlFlow::Break(())
+                            } else {
+                                ControlFlow::Continue(())
+                            }
+                        });
+                        nodes.fetch_add(solver.stats().nodes, Ordering::Relaxed);
+                        if outcome == Outcome::Stopped(StopReason::TimeLimit) {
+                            out_of_time.store(true, Ordering::Relaxed);
+                            stop.store(true, Ordering::Relaxed);
+                        }
+                    }
+                });
+            }
+        });
+    }
+    let (count, grids) = found.into_inner().unwrap_or_else(|e| e.into_inner());
+    let stopped = out_of_time.into_inner() && count < max_solutions;
+    if failed.into_inner() {
+        return Err(SudokuError::SplitFailed);
+    }
+    check_both(puzzle, rules, &grids)?;
+    Ok(answer_of(
+        max_solutions,
+        count,
+        grids,
+        nodes.into_inner(),
+        stopped,
+    ))
 }
 
 #[cfg(test)]

@@ -709,3 +709,64 @@ fn budgets_give_unknown_until_the_search_can_tell() {
     // budget.)
     assert!(seen_partial, "some budget ends after a first solution");
 }
+
+#[test]
+fn parallel_search_gives_the_serial_answers() {
+    let none = exactly::Limits::default();
+    let rules = Rules::default();
+    // Unique puzzles of every size: the same answer but for the nodes.
+    for &(name, ..) in FILES {
+        for (puzzle, _) in cases(&format!("{name}.txt")) {
+            let serial = sudoku::solve(&puzzle, 2).unwrap();
+            for threads in [2, 3] {
+                let parallel = sudoku::solve_parallel(&puzzle, 2, &rules, &none, threads).unwrap();
+                assert_eq!(
+                    (parallel.verdict, &parallel.solution, parallel.count),
+                    (serial.verdict, &serial.solution, serial.count),
+                    "{name}, {threads} threads"
+                );
+            }
+        }
+    }
+    // Every solution counted once: random 4x4 puzzles against brute force,
+    // and 6x6 puzzles with hundreds of solutions against the serial count.
+    let all = all_four_by_four();
+    let shape = Shape::new(2, 2).unwrap();
+    let mut rng = 0x9a7a_11e1_5eed_0001u64;
+    for _ in 0..100 {
+        let base = &all[(next(&mut rng) % 288) as usize];
+        let cells: Vec<u8> = base
+            .iter()
+            .map(|&v| if next(&mut rng) % 4 == 0 { v } else { 0 })
+            .collect();
+        let puzzle = Grid::from_cells(shape, cells.clone()).unwrap();
+        let expected = all
+            .iter()
+            .filter(|g| g.iter().zip(&cells).all(|(&a, &b)| b == 0 || a == b))
+            .count() as u64;
+        let answer = sudoku::solve_parallel(&puzzle, 1000, &rules, &none, 3).unwrap();
+        assert_eq!(answer.count, expected, "{cells:?}");
+    }
+    let shape = Shape::new(2, 3).unwrap();
+    for _ in 0..5 {
+        let solution = solved(shape, &mut rng);
+        let mut puzzle = solution.clone();
+        for i in 0..36 {
+            if next(&mut rng) % 3 != 0 {
+                puzzle.set(i / 6, i % 6, 0);
+            }
+        }
+        let serial = sudoku::solve(&puzzle, u64::MAX).unwrap();
+        let parallel = sudoku::solve_parallel(&puzzle, u64::MAX, &rules, &none, 2).unwrap();
+        assert_eq!(parallel.count, serial.count);
+        assert!(parallel.solution.unwrap().solves(&puzzle));
+    }
+    // A time budget for the whole puzzle: out of it, the verdict is unknown.
+    let empty = Grid::empty(Shape::new(6, 6).unwrap());
+    let budget = exactly::Limits::default().max_time(std::time::Duration::from_millis(50));
+    let answer = sudoku::solve_parallel(&empty, 1_000_000, &rules, &budget, 2).unwrap();
+    assert_eq!(answer.verdict, Verdict::Unknown);
+    for grid in [answer.solution, answer.second].into_iter().flatten() {
+        assert!(grid.solves(&empty));
+    }
+}

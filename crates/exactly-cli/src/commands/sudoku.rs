@@ -90,6 +90,21 @@ fn solve_one<'t>(
     Ok((puzzle, answer))
 }
 
+/// Solves one record on `threads` threads ([`sudoku::solve_parallel`]).
+fn solve_split(job: &Job, search: &Search<'_>, threads: usize) -> Outcome {
+    let puzzle = job.1.clone()?;
+    let own;
+    let rules = match &puzzle.regions {
+        Some(regions) => {
+            own = search.rules.clone().regions(Some(regions.clone()));
+            &own
+        }
+        None => search.rules,
+    };
+    let answer = sudoku::solve_parallel(&puzzle.grid, search.max, rules, search.limits, threads)?;
+    Ok((puzzle, answer))
+}
+
 /// A progress bar over the puzzles of a batch: drawn on standard error when
 /// it is a terminal, once solving has lasted a second.
 struct Progress {
@@ -149,8 +164,19 @@ fn solve_all(
         }
     }
     let templates = &templates;
-    let threads = threads.clamp(1, jobs.len().max(1));
     let progress = Progress::new(jobs.len());
+    if threads > 1 && jobs.len() < threads {
+        // Fewer puzzles than threads: each in turn, split across them all.
+        return jobs
+            .iter()
+            .map(|j| {
+                let outcome = solve_split(j, search, threads);
+                progress.advance(1);
+                (j.0, outcome)
+            })
+            .collect();
+    }
+    let threads = threads.clamp(1, jobs.len().max(1));
     if threads == 1 {
         let mut solvers = HashMap::new();
         return jobs
@@ -407,7 +433,8 @@ pub fn run(args: &SudokuArgs) -> anyhow::Result<Status> {
     let total = outcomes.len();
     let rate = total as f64 / elapsed.as_secs_f64().max(1e-9);
     let plural = |k: usize| if k == 1 { "" } else { "s" };
-    let used = threads.min(total.max(1));
+    // Fewer puzzles than threads are each split across all of them.
+    let used = threads;
     let mut summary = format!(
         "{total} puzzle{}: {} unique, {} multiple",
         plural(total),
