@@ -50,7 +50,16 @@ struct Search<'a> {
     max: u64,
     rules: &'a Rules,
     limits: &'a Limits,
+    /// On several threads and without a budget of the user's, a puzzle
+    /// that takes more nodes than this is put off, and split across every
+    /// thread once the rest are done: one hard puzzle then no longer keeps
+    /// a single thread busy at the end.
+    put_off: u64,
 }
+
+/// The default [`Search::put_off`]: on `liviniuk_benchmarks_25x25.txt` it
+/// puts off the two puzzles that take longest.
+const PUT_OFF_NODES: u64 = 100_000;
 
 /// Solves one record with the worker's solver for its shape.
 fn solve_one<'t>(
@@ -191,6 +200,15 @@ fn solve_all(
     // Workers take small batches in turn, so slow puzzles do not leave one
     // thread with all the work.
     const BATCH: usize = 8;
+    let limits = search.limits;
+    let put_off = limits.nodes.is_none() && limits.time.is_none() && limits.cancel.is_none();
+    let short = Limits::default().max_nodes(search.put_off);
+    let first = Search {
+        limits: if put_off { &short } else { limits },
+        ..*search
+    };
+    let is_put_off =
+        |o: &Outcome| put_off && matches!(o, Ok((_, a)) if a.verdict == Verdict::Unknown);
     let next = AtomicUsize::new(0);
     let done: Mutex<Vec<(usize, Outcome)>> = Mutex::new(Vec::with_capacity(jobs.len()));
     std::thread::scope(|scope| {
@@ -205,8 +223,10 @@ fn solve_all(
                     let end = (start + BATCH).min(jobs.len());
                     let batch: Vec<(usize, Outcome)> = (start..end)
                         .map(|i| {
-                            let outcome = solve_one(templates, &mut solvers, &jobs[i], search);
-                            progress.advance(1);
+                            let outcome = solve_one(templates, &mut solvers, &jobs[i], &first);
+                            if !is_put_off(&outcome) {
+                                progress.advance(1);
+                            }
                             (i, outcome)
                         })
                         .collect();
@@ -219,6 +239,12 @@ fn solve_all(
     });
     let mut done = done.into_inner().unwrap_or_default();
     done.sort_unstable_by_key(|(i, _)| *i);
+    for (i, outcome) in &mut done {
+        if is_put_off(outcome) {
+            *outcome = solve_split(&jobs[*i], search, threads);
+            progress.advance(1);
+        }
+    }
     done.into_iter().map(|(i, o)| (jobs[i].0, o)).collect()
 }
 
@@ -392,6 +418,7 @@ pub fn run(args: &SudokuArgs) -> anyhow::Result<Status> {
         max,
         rules: &rules,
         limits: &limits,
+        put_off: PUT_OFF_NODES,
     };
     let outcomes = solve_all(records, &search, threads);
     let elapsed = start.elapsed();
@@ -559,6 +586,7 @@ mod tests {
             max: 2,
             rules: &Rules::default(),
             limits: &Limits::default(),
+            put_off: PUT_OFF_NODES,
         };
         let one = solve_all(sudoku::parse(&text, None), &search, 1);
         let four = solve_all(sudoku::parse(&text, None), &search, 4);
@@ -566,5 +594,43 @@ mod tests {
         let lines = |v: &[(usize, Outcome)]| v.iter().map(|(l, _)| *l).collect::<Vec<_>>();
         assert_eq!(lines(&one), lines(&four));
         assert!(four[40].1.is_err());
+    }
+
+    #[test]
+    fn puzzles_put_off_get_the_answers_of_a_serial_run() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/sudoku");
+        let mut text = String::new();
+        for file in ["9x9.txt", "16x16.txt", "6x6.txt", "invalid.txt"] {
+            text += &std::fs::read_to_string(root.join(file)).unwrap();
+        }
+        // Several solutions, and none.
+        text += "12..34..........\n123....4........\n";
+        let (rules, limits) = (Rules::default(), Limits::default());
+        let search = |put_off| Search {
+            max: 2,
+            rules: &rules,
+            limits: &limits,
+            put_off,
+        };
+        let serial = solve_all(sudoku::parse(&text, None), &search(PUT_OFF_NODES), 1);
+        // Every puzzle but the trivial ones is put off and split.
+        let split = solve_all(sudoku::parse(&text, None), &search(5), 3);
+        assert_eq!(serial.len(), split.len());
+        let mut put_off = 0;
+        for ((line, a), (line2, b)) in serial.iter().zip(&split) {
+            assert_eq!(line, line2);
+            match (a, b) {
+                (Ok((_, a)), Ok((_, b))) => {
+                    assert_eq!((a.verdict, a.count), (b.verdict, b.count), "line {line}");
+                    if a.verdict == Verdict::Unique {
+                        assert_eq!(a.solution, b.solution, "line {line}");
+                    }
+                    put_off += usize::from(a.nodes > 5);
+                }
+                (Err(a), Err(b)) => assert_eq!(a, b),
+                _ => panic!("line {line}: {a:?} against {b:?}"),
+            }
+        }
+        assert!(put_off > 10, "{put_off}");
     }
 }
