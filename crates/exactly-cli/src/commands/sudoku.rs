@@ -197,9 +197,10 @@ fn solve_all(
             })
             .collect();
     }
-    // Workers take small batches in turn, so slow puzzles do not leave one
-    // thread with all the work.
-    const BATCH: usize = 8;
+    // Workers take small batches in turn (of up to 8 puzzles, and at least
+    // 16 batches a thread), so slow puzzles do not leave one thread with all
+    // the work.
+    let batch = (jobs.len() / (16 * threads)).clamp(1, 8);
     let limits = search.limits;
     let put_off = limits.nodes.is_none() && limits.time.is_none() && limits.cancel.is_none();
     let short = Limits::default().max_nodes(search.put_off);
@@ -216,11 +217,11 @@ fn solve_all(
             scope.spawn(|| {
                 let mut solvers = HashMap::new();
                 loop {
-                    let start = next.fetch_add(BATCH, Ordering::Relaxed);
+                    let start = next.fetch_add(batch, Ordering::Relaxed);
                     if start >= jobs.len() {
                         break;
                     }
-                    let end = (start + BATCH).min(jobs.len());
+                    let end = (start + batch).min(jobs.len());
                     let batch: Vec<(usize, Outcome)> = (start..end)
                         .map(|i| {
                             let outcome = solve_one(templates, &mut solvers, &jobs[i], &first);
