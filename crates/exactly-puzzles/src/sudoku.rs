@@ -7,6 +7,9 @@
 //! the classic 9×9 grid, 2×3 boxes for 6×6, 4×4 boxes for 16×16, and any
 //! `n` up to [`Shape::MAX_SIZE`]. A [`Grid`] holds the values (0 for an
 //! empty cell); [`solve`] returns a [`Verdict`] with the first solution.
+//! A [`Template`] serves a batch of puzzles of one shape, each within a
+//! budget if asked ([`TemplateSolver::limits`]); [`solve_parallel`] splits
+//! one hard puzzle's search across threads.
 //! [`parse`] reads batches of puzzles in the usual text forms and
 //! [`Style::format`] writes a grid back in the form it came in.
 //!
@@ -1332,9 +1335,9 @@ const SUBPROBLEMS_PER_THREAD: usize = 16;
 /// search tree is cut into subproblems (the options chosen nearest the
 /// root) that the threads take in turn, stopping once `max_solutions` are
 /// found. `limits` bounds the whole puzzle; its time counts from the call.
-/// The answer is the same as [`solve_with`]'s except which solutions are
-/// shown when there are more than `max_solutions` (the first found, by
-/// whichever thread). With one thread, a node budget or a cancel flag in
+/// The answer is the same as [`solve_with`]'s but for the node count and,
+/// when the puzzle has more than one solution, which ones are shown (the
+/// first found, by whichever thread). With one thread, a node budget or a cancel flag in
 /// `limits` (which a split search could not keep exactly), it is
 /// [`solve_with`] with the budget.
 ///
