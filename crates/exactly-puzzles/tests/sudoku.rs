@@ -418,6 +418,12 @@ fn all_four_by_four() -> Vec<Vec<u8>> {
     grids
 }
 
+/// The grids of `all` that keep the givens of `cells` (0 empty).
+fn keeping<'a>(all: &'a [Vec<u8>], cells: &'a [u8]) -> impl Iterator<Item = &'a Vec<u8>> {
+    all.iter()
+        .filter(move |g| g.iter().zip(cells).all(|(&a, &b)| b == 0 || a == b))
+}
+
 #[test]
 fn random_four_by_four_puzzles_match_brute_force() {
     let all = all_four_by_four();
@@ -437,10 +443,7 @@ fn random_four_by_four_puzzles_match_brute_force() {
             })
             .collect();
         let puzzle = Grid::from_cells(shape, cells.clone()).unwrap();
-        let expected = all
-            .iter()
-            .filter(|g| g.iter().zip(&cells).all(|(&a, &b)| b == 0 || a == b))
-            .count() as u64;
+        let expected = keeping(&all, &cells).count() as u64;
         match sudoku::solve(&puzzle, 1000) {
             Ok(answer) => {
                 assert_eq!(answer.count, expected, "{cells:?}");
@@ -454,11 +457,7 @@ fn random_four_by_four_puzzles_match_brute_force() {
                     .map(|g| g.cells().to_vec())
                     .collect();
                 lazy.sort_unstable();
-                let mut want: Vec<Vec<u8>> = all
-                    .iter()
-                    .filter(|g| g.iter().zip(&cells).all(|(&a, &b)| b == 0 || a == b))
-                    .cloned()
-                    .collect();
+                let mut want: Vec<Vec<u8>> = keeping(&all, &cells).cloned().collect();
                 want.sort_unstable();
                 assert_eq!(lazy, want, "{cells:?}");
                 let want = match expected {
@@ -740,10 +739,7 @@ fn parallel_search_gives_the_serial_answers() {
             .map(|&v| if next(&mut rng) % 4 == 0 { v } else { 0 })
             .collect();
         let puzzle = Grid::from_cells(shape, cells.clone()).unwrap();
-        let expected = all
-            .iter()
-            .filter(|g| g.iter().zip(&cells).all(|(&a, &b)| b == 0 || a == b))
-            .count() as u64;
+        let expected = keeping(&all, &cells).count() as u64;
         let answer = sudoku::solve_parallel(&puzzle, 1000, &rules, &none, 3).unwrap();
         assert_eq!(answer.count, expected, "{cells:?}");
     }
