@@ -1050,10 +1050,23 @@ pub fn solve(puzzle: &Grid, max_solutions: u64) -> Result<Answer, SudokuError> {
 /// # Ok::<(), exactly_puzzles::sudoku::SudokuError>(())
 /// ```
 pub fn solve_with(puzzle: &Grid, max_solutions: u64, rules: &Rules) -> Result<Answer, SudokuError> {
+    solve_within(puzzle, max_solutions, rules, &Limits::default())
+}
+
+/// [`solve_with`] within `limits`.
+fn solve_within(
+    puzzle: &Grid,
+    max_solutions: u64,
+    rules: &Rules,
+    limits: &Limits,
+) -> Result<Answer, SudokuError> {
     // The template checks the regions against the grid side; its solver's
     // first puzzle is encoded on its own, so nothing else is built.
     let template = Template::new(puzzle.shape(), rules)?;
-    let answer = template.solver().solve(puzzle, max_solutions);
+    let answer = template
+        .solver()
+        .limits(limits.clone())
+        .solve(puzzle, max_solutions);
     answer
 }
 
@@ -1337,9 +1350,9 @@ const SUBPROBLEMS_PER_THREAD: usize = 16;
 /// found. `limits` bounds the whole puzzle; its time counts from the call.
 /// The answer is the same as [`solve_with`]'s but for the node count and,
 /// when the puzzle has more than one solution, which ones are shown (the
-/// first found, by whichever thread). With one thread, a node budget or a cancel flag in
-/// `limits` (which a split search could not keep exactly), it is
-/// [`solve_with`] with the budget.
+/// first found, by whichever thread). With one thread, a node budget or a
+/// cancel flag in `limits` (which a split search could not keep exactly),
+/// it is [`solve_with`] within the budget.
 ///
 /// ```
 /// use exactly::Limits;
@@ -1359,9 +1372,7 @@ pub fn solve_parallel(
     let max_solutions = max_solutions.max(1);
     let start = Instant::now();
     if threads <= 1 || limits.nodes.is_some() || limits.cancel.is_some() {
-        let template = Template::new(puzzle.shape(), rules)?;
-        let mut solver = template.solver().limits(limits.clone());
-        return solver.solve(puzzle, max_solutions);
+        return solve_within(puzzle, max_solutions, rules, limits);
     }
     if !puzzle.cells.contains(&0) {
         return solve_with(puzzle, max_solutions, rules);

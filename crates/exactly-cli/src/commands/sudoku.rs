@@ -1,6 +1,7 @@
 //! `exactly sudoku`: solves a batch of sudokus, in parallel, and answers
 //! each record in the input's order and style.
 
+use std::borrow::Cow;
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::io::{self, IsTerminal, Write};
@@ -68,22 +69,16 @@ fn solve_one<'t>(
     job: &Job,
     search: &Search<'_>,
 ) -> Outcome {
-    let puzzle = job.1.clone()?;
-    let max = search.max;
-    let limits = search.limits.clone();
-    let shape = puzzle.grid.shape();
-    if let Some(regions) = &puzzle.regions {
-        // A jigsaw with its own regions: a template of its own, whose
-        // solver encodes the puzzle on its own.
-        let rules = search.rules.clone().regions(Some(regions.clone()));
-        let template = Template::new(shape, &rules)?;
-        let answer = template.solver().limits(limits).solve(&puzzle.grid, max)?;
-        return Ok((puzzle, answer));
+    if job.1.as_ref().is_ok_and(|p| p.regions.is_some()) {
+        // A jigsaw with its own regions: encoded on its own, on this thread.
+        return solve_split(job, search, 1);
     }
+    let puzzle = job.1.clone()?;
+    let shape = puzzle.grid.shape();
     let solver = match solvers.entry(shape) {
         Entry::Occupied(e) => e.into_mut(),
         Entry::Vacant(e) => match templates.get(&shape) {
-            Some(Ok(t)) => e.insert(t.solver().limits(limits)),
+            Some(Ok(t)) => e.insert(t.solver().limits(search.limits.clone())),
             Some(Err(err)) => return Err(err.clone()),
             // `solve_all` made a template for every valid record's shape.
             None => {
@@ -95,23 +90,25 @@ fn solve_one<'t>(
             }
         },
     };
-    let answer = solver.solve(&puzzle.grid, max)?;
+    let answer = solver.solve(&puzzle.grid, search.max)?;
     Ok((puzzle, answer))
 }
 
 /// Solves one record on `threads` threads ([`sudoku::solve_parallel`]).
 fn solve_split(job: &Job, search: &Search<'_>, threads: usize) -> Outcome {
     let puzzle = job.1.clone()?;
-    let own;
-    let rules = match &puzzle.regions {
-        Some(regions) => {
-            own = search.rules.clone().regions(Some(regions.clone()));
-            &own
-        }
-        None => search.rules,
-    };
-    let answer = sudoku::solve_parallel(&puzzle.grid, search.max, rules, search.limits, threads)?;
+    let rules = rules_of(&puzzle, search.rules);
+    let answer = sudoku::solve_parallel(&puzzle.grid, search.max, &rules, search.limits, threads)?;
     Ok((puzzle, answer))
+}
+
+/// The rules for a puzzle: `rules`, with the puzzle's own regions when it
+/// has them (`--jigsaw`).
+fn rules_of<'r>(puzzle: &Puzzle, rules: &'r Rules) -> Cow<'r, Rules> {
+    match &puzzle.regions {
+        Some(regions) => Cow::Owned(rules.clone().regions(Some(regions.clone()))),
+        None => Cow::Borrowed(rules),
+    }
 }
 
 /// A progress bar over the puzzles of a batch: drawn on standard error when
@@ -461,8 +458,6 @@ pub fn run(args: &SudokuArgs) -> anyhow::Result<Status> {
     let total = outcomes.len();
     let rate = total as f64 / elapsed.as_secs_f64().max(1e-9);
     let plural = |k: usize| if k == 1 { "" } else { "s" };
-    // Fewer puzzles than threads are each split across all of them.
-    let used = threads;
     let mut summary = format!(
         "{total} puzzle{}: {} unique, {} multiple",
         plural(total),
@@ -476,13 +471,13 @@ pub fn run(args: &SudokuArgs) -> anyhow::Result<Status> {
         summary.push_str(&format!(", {} unknown (out of budget)", tally[5]));
     }
     summary.push_str(&format!(
-        ", {} none, {} invalid; {:.3} s, {:.*} puzzles/s on {used} thread{}",
+        ", {} none, {} invalid; {:.3} s, {:.*} puzzles/s on {threads} thread{}",
         tally[3],
         tally[4],
         elapsed.as_secs_f64(),
         if rate < 10.0 { 3 } else { 0 },
         rate,
-        plural(used)
+        plural(threads)
     ));
     report::message(&summary);
     anyhow::ensure!(
@@ -527,15 +522,8 @@ fn target(
             let weights = given
                 .clone()
                 .unwrap_or_else(|| sudoku::Weights::rings(p.grid.size()));
-            let own;
-            let rules = match &p.regions {
-                Some(regions) => {
-                    own = rules.clone().regions(Some(regions.clone()));
-                    &own
-                }
-                None => rules,
-            };
-            sudoku::best_score(&p.grid, rules, &weights, method).map(|best| (p, best))
+            let rules = rules_of(&p, rules);
+            sudoku::best_score(&p.grid, &rules, &weights, method).map(|best| (p, best))
         });
         let (score, solution, error) = match &result {
             Ok((p, Some((score, grid)))) => (*score as i128, Some(one_line(p.style, grid)), None),
