@@ -370,6 +370,32 @@ fn budgets_answer_unknown_and_the_batch_goes_on() {
     let (code, _, err) = sudoku(&["--target", "--max-nodes", "5"], &input);
     assert_eq!(code, 2);
     assert!(err.contains("--max-nodes"), "{err}");
+    // Bad budgets are usage errors naming the option and what was expected.
+    for (args, expected) in [
+        (
+            ["--max-nodes", "0"],
+            "expected a positive integer, found '0'",
+        ),
+        (
+            ["--max-nodes", "ten"],
+            "expected a positive integer, found 'ten'",
+        ),
+        (
+            ["--timeout", "soon"],
+            "expected a number of seconds, found 'soon'",
+        ),
+        (
+            ["--timeout", "inf"],
+            "expected a non-negative, finite number of seconds",
+        ),
+    ] {
+        let (code, out, err) = sudoku(&args, &input);
+        assert_eq!((code, out.as_str()), (2, ""), "{args:?}");
+        assert!(
+            err.contains(args[0]) && err.contains(expected),
+            "{args:?}: {err}"
+        );
+    }
 }
 
 #[test]
