@@ -71,6 +71,89 @@ pub enum Command {
     /// Square destroyer: the fewest matchsticks to remove from an N×N grid
     /// so that no square of any size is left.
     Squares(SquaresArgs),
+    /// Build the zero-suppressed decision diagram (ZDD) of every solution
+    /// and write it (Knuth's DLX6 text form, or JSON).
+    #[command(after_help = EXIT_CODES)]
+    Zdd(ZddArgs),
+    /// Draw solutions uniformly at random, through the diagram of all
+    /// solutions.
+    #[command(after_help = EXIT_CODES)]
+    Sample(SampleArgs),
+}
+
+/// The budgets of a diagram build (`zdd`, `sample`, `count --zdd`).
+#[derive(Debug, Args)]
+pub struct ZddBudget {
+    /// Stop after SECS seconds (a decimal number).
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    pub timeout: Option<Duration>,
+
+    /// Stop after N search nodes.
+    #[arg(long, value_name = "N", value_parser = parse_limit)]
+    pub max_nodes: Option<u64>,
+
+    /// Stop when the diagram and its memo pass this many bytes (suffixes K,
+    /// M, G for powers of 1024).
+    #[arg(long, value_name = "BYTES", value_parser = parse_bytes, default_value = "8G")]
+    pub max_memory: u64,
+
+    /// Print statistics (search nodes, memos, hits, diagram nodes, bytes,
+    /// time) on stderr.
+    #[arg(long)]
+    pub stats: bool,
+}
+
+/// How `exactly zdd` writes the diagram.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ZddFormat {
+    /// Knuth's DLX6 form, `id: (~v?lo:hi)` a line (ids in hexadecimal,
+    /// options from 1), then the dummy root `id: (~0?0:root)`.
+    Knuth,
+    /// One JSON object: format, version, options, root, nodes `[[o, lo,
+    /// hi], ...]` (node k has id k + 2; 0 is the empty family, 1 the empty
+    /// solution; options from 0).
+    Json,
+}
+
+/// Arguments of `exactly zdd`.
+#[derive(Debug, Args)]
+pub struct ZddArgs {
+    #[command(flatten)]
+    pub problem: ProblemArgs,
+
+    /// Output format.
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = ZddFormat::Knuth)]
+    pub format: ZddFormat,
+
+    #[command(flatten)]
+    pub budget: ZddBudget,
+}
+
+/// Arguments of `exactly sample`.
+#[derive(Debug, Args)]
+pub struct SampleArgs {
+    #[command(flatten)]
+    pub problem: ProblemArgs,
+
+    /// Draw through the diagram of all solutions (the only method, and the
+    /// default).
+    #[arg(long)]
+    pub zdd: bool,
+
+    /// How many solutions to draw (with replacement).
+    #[arg(short = 'n', long = "count", value_name = "K", default_value_t = 1, value_parser = parse_limit)]
+    pub count: u64,
+
+    /// Seed of the random draws: the same seed gives the same solutions.
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    pub seed: u64,
+
+    /// Output format.
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = OutputFormat::Knuth)]
+    pub format: OutputFormat,
+
+    #[command(flatten)]
+    pub budget: ZddBudget,
 }
 
 /// The exit statuses of `exactly sudoku`.
@@ -464,6 +547,18 @@ pub struct CountArgs {
     #[arg(long, conflicts_with_all = ["plan", "checkpoint"])]
     pub mpi: bool,
 
+    /// Count through the diagram of all solutions (a memoised search, see
+    /// `exactly zdd`): counts past 2^128 are exact. Budgets as for `zdd`
+    /// (--timeout, --max-nodes); --limit, --seed, --trace, --engine and
+    /// --threads do not apply.
+    #[arg(long, conflicts_with_all = ["plan", "checkpoint", "mpi", "threads"])]
+    pub zdd: bool,
+
+    /// With --zdd, stop when the diagram and its memo pass this many bytes
+    /// (suffixes K, M, G).
+    #[arg(long, value_name = "BYTES", value_parser = parse_bytes, requires = "zdd")]
+    pub max_memory: Option<u64>,
+
     /// The shard of the plan to count, `i/N` with 0 <= i < N: prints the
     /// shard's count, then one result line per subproblem, for `merge`.
     #[arg(long, value_name = "i/N", requires = "plan", value_parser = parse_shard)]
@@ -603,6 +698,24 @@ fn parse_limit(text: &str) -> Result<u64, String> {
     }
 }
 
+/// Parses a positive number of bytes, with an optional suffix K, M or G
+/// (powers of 1024).
+fn parse_bytes(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let (digits, unit) = match t.char_indices().last() {
+        Some((i, 'K' | 'k')) => (&t[..i], 1u64 << 10),
+        Some((i, 'M' | 'm')) => (&t[..i], 1 << 20),
+        Some((i, 'G' | 'g')) => (&t[..i], 1 << 30),
+        _ => (t, 1),
+    };
+    match digits.parse::<u64>().ok().and_then(|n| n.checked_mul(unit)) {
+        Some(n) if n > 0 => Ok(n),
+        _ => Err(format!(
+            "expected a positive number of bytes (suffix K, M or G allowed), found '{text}'"
+        )),
+    }
+}
+
 /// Parses a positive number of threads.
 fn parse_threads(text: &str) -> Result<usize, String> {
     match text.trim().parse::<usize>() {
@@ -631,6 +744,17 @@ mod tests {
     #[test]
     fn arguments_are_consistent() {
         Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn bytes() {
+        assert_eq!(parse_bytes("10"), Ok(10));
+        assert_eq!(parse_bytes("2K"), Ok(2048));
+        assert_eq!(parse_bytes("8G"), Ok(8 << 30));
+        assert!(parse_bytes("0").is_err());
+        assert!(parse_bytes("-1").is_err());
+        assert!(parse_bytes("99999999999G").is_err());
+        assert!(parse_bytes("G").is_err());
     }
 
     #[test]

@@ -15,6 +15,9 @@ use crate::search;
 pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
     let input = input::load(&args.problem.file, args.problem.input)?;
     super::print_warnings(&input);
+    if args.zdd {
+        return super::zdd::count(args, &input);
+    }
     if input.problem.has_multiplicities() {
         return super::cover::count(args, &input);
     }

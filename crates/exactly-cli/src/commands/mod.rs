@@ -10,6 +10,7 @@ mod solve;
 mod squares;
 mod sudoku;
 mod verify;
+mod zdd;
 
 use crate::cli::Command;
 use crate::input::Input;
@@ -31,6 +32,8 @@ pub fn run(command: &Command) -> anyhow::Result<Status> {
         Command::Estimate(args) => scale::estimate(args),
         Command::Plan(args) => scale::plan(args),
         Command::Merge(args) => scale::merge(args),
+        Command::Zdd(args) => zdd::write(args),
+        Command::Sample(args) => zdd::sample(args),
     }
 }
 

@@ -1,0 +1,131 @@
+//! `exactly zdd`, `exactly sample` and `exactly count --zdd`: the diagram of
+//! every solution, written, sampled or counted.
+
+use std::io::{self, BufWriter, Write};
+use std::time::Instant;
+
+use anyhow::Context;
+use exactly::zdd::{Zdd, ZddBuilder, ZddError, ZddRng};
+use exactly::{Limits, Solution};
+
+use crate::cli::{CountArgs, SampleArgs, ZddArgs, ZddBudget, ZddFormat};
+use crate::input::{self, Input};
+use crate::output::Printer;
+use crate::report::{self, Status};
+
+/// Builds the diagram under `budget`; `Ok(None)` when a budget stopped it
+/// (reported on stderr).
+fn build(input: &Input, budget: &ZddBudget, max_memory: u64) -> anyhow::Result<Option<(Zdd, f64)>> {
+    let mut limits = Limits::default();
+    if let Some(t) = budget.timeout {
+        limits = limits.max_time(t);
+    }
+    if let Some(n) = budget.max_nodes {
+        limits = limits.max_nodes(n);
+    }
+    let start = Instant::now();
+    let built = ZddBuilder::new(&input.problem)
+        .limits(limits)
+        .max_bytes(max_memory)
+        .build();
+    let secs = start.elapsed().as_secs_f64();
+    match built {
+        Ok(zdd) => {
+            if budget.stats {
+                let s = zdd.stats();
+                report::line(&format!("search nodes: {}", s.nodes));
+                report::line(&format!("memos: {}", s.memos));
+                report::line(&format!("hits: {}", s.hits));
+                report::line(&format!("diagram nodes: {}", zdd.len()));
+                report::line(&format!("bytes: {}", s.bytes));
+                report::line(&format!("time: {secs:.6} s"));
+            }
+            Ok(Some((zdd, secs)))
+        }
+        Err(e @ (ZddError::Stopped { .. } | ZddError::Memory { .. })) => {
+            report::message(&format!("no diagram: {e}"));
+            Ok(None)
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// `exactly zdd`: writes the diagram on standard output.
+pub fn write(args: &ZddArgs) -> anyhow::Result<Status> {
+    let input = input::load(&args.problem.file, args.problem.input)?;
+    super::print_warnings(&input);
+    let Some((zdd, _)) = build(&input, &args.budget, args.budget.max_memory)? else {
+        return Ok(Status::Stopped);
+    };
+    let mut out = BufWriter::new(io::stdout().lock());
+    match args.format {
+        ZddFormat::Knuth => zdd.write_knuth(&mut out),
+        ZddFormat::Json => zdd.write_json(&mut out),
+    }
+    .and_then(|()| out.flush())
+    .context("cannot write to standard output")?;
+    Ok(if zdd.root() == exactly::zdd::BOTTOM {
+        Status::NoSolution
+    } else {
+        Status::Success
+    })
+}
+
+/// `exactly sample`: K solutions drawn uniformly, with replacement.
+pub fn sample(args: &SampleArgs) -> anyhow::Result<Status> {
+    let input = input::load(&args.problem.file, args.problem.input)?;
+    super::print_warnings(&input);
+    let Some((zdd, _)) = build(&input, &args.budget, args.budget.max_memory)? else {
+        return Ok(Status::Stopped);
+    };
+    let mut rng = ZddRng::new(args.seed);
+    let mut printer = Printer::new(
+        BufWriter::new(io::stdout().lock()),
+        args.format,
+        &input,
+        None,
+    );
+    let mut drawn = 0u128;
+    for _ in 0..args.count {
+        match zdd.sample(&mut rng) {
+            None => break,
+            Some(options) => {
+                printer
+                    .solution(&Solution::new(options))
+                    .context("cannot write to standard output")?;
+                drawn += 1;
+            }
+        }
+    }
+    printer
+        .finish()
+        .context("cannot write to standard output")?;
+    Ok(Status::of_search(false, drawn))
+}
+
+/// `exactly count --zdd`: the number of solutions, through the diagram.
+pub fn count(args: &CountArgs, input: &Input) -> anyhow::Result<Status> {
+    let s = &args.search;
+    if s.limit.is_some() || s.seed.is_some() || s.trace || s.engine != crate::cli::EngineArg::Auto {
+        anyhow::bail!("--limit, --seed, --trace and --engine do not apply to count --zdd");
+    }
+    let budget = ZddBudget {
+        timeout: s.timeout,
+        max_nodes: s.max_nodes,
+        max_memory: args.max_memory.unwrap_or(8 << 30),
+        stats: s.stats,
+    };
+    let Some((zdd, _)) = build(input, &budget, budget.max_memory)? else {
+        return Ok(Status::Stopped);
+    };
+    let count = zdd.count();
+    let mut out = io::stdout().lock();
+    writeln!(out, "{count}")
+        .and_then(|()| out.flush())
+        .context("cannot write to standard output")?;
+    Ok(if zdd.root() == exactly::zdd::BOTTOM {
+        Status::NoSolution
+    } else {
+        Status::Success
+    })
+}
