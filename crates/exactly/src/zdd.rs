@@ -56,8 +56,8 @@ use std::io::{self, Write};
 use std::sync::atomic::Ordering as AtomicOrdering;
 use std::time::Instant;
 
+use hashbrown::HashTable;
 use num_bigint::BigUint;
-use rustc_hash::FxHashMap;
 
 use crate::problem::{ItemKind, OptionId, Problem};
 use crate::solver::{Limits, StopReason};
@@ -837,7 +837,64 @@ struct Level {
     best: u32,
     cur: u32,
     saved: u32,
-    memo: Box<[u64]>,
+    /// The memo entry of this level's state.
+    memo: u32,
+}
+
+/// Signatures end to end in one array (all of the same length), found
+/// through a table of entry numbers; each entry's diagram in `zdd`.
+struct Memo {
+    words: usize,
+    keys: Vec<u64>,
+    hashes: Vec<u64>,
+    zdd: Vec<u32>,
+    table: HashTable<u32>,
+}
+
+impl Memo {
+    fn new(words: usize) -> Memo {
+        Memo {
+            words,
+            keys: Vec::new(),
+            hashes: Vec::new(),
+            zdd: Vec::new(),
+            table: HashTable::new(),
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.zdd.len()
+    }
+
+    fn hash(sig: &[u64]) -> u64 {
+        // Fx-style mixing, word by word.
+        let mut h = 0u64;
+        for &w in sig {
+            h = (h.rotate_left(5) ^ w).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+        h ^ (h >> 29)
+    }
+
+    /// The entry of `sig`: `Ok(diagram)` when it was met before, else
+    /// `Err(entry)` for a new entry whose diagram is set later.
+    fn find_or_insert(&mut self, sig: &[u64]) -> Result<u32, u32> {
+        let h = Memo::hash(sig);
+        let w = self.words;
+        let keys = &self.keys;
+        if let Some(&e) = self
+            .table
+            .find(h, |&e| &keys[e as usize * w..(e as usize + 1) * w] == sig)
+        {
+            return Ok(self.zdd[e as usize]);
+        }
+        let e = self.zdd.len() as u32;
+        self.keys.extend_from_slice(sig);
+        self.hashes.push(h);
+        self.zdd.push(BOTTOM);
+        let hashes = &self.hashes;
+        self.table.insert_unique(h, e, |&x| hashes[x as usize]);
+        Err(e)
+    }
 }
 
 struct Run<'d> {
@@ -845,7 +902,7 @@ struct Run<'d> {
     limits: &'d Limits,
     max_bytes: Option<u64>,
     zdd: Vec<ZddNode>,
-    memo: FxHashMap<Box<[u64]>, u32>,
+    memo: Memo,
     stats: ZddStats,
     updates: u64,
     start: Instant,
@@ -853,12 +910,13 @@ struct Run<'d> {
 
 impl<'d> Run<'d> {
     fn new(dance: &'d mut Dance, limits: &'d Limits, max_bytes: Option<u64>) -> Self {
+        let words = dance.sig_words;
         Run {
             dance,
             limits,
             max_bytes,
             zdd: Vec::new(),
-            memo: FxHashMap::default(),
+            memo: Memo::new(words),
             stats: ZddStats::default(),
             updates: 0,
             start: Instant::now(),
@@ -866,7 +924,9 @@ impl<'d> Run<'d> {
     }
 
     fn bytes(&self) -> u64 {
-        let per_memo = (self.dance.sig_words * 8 + 16 + 8) as u64;
+        // A key, its hash, its diagram, and a table slot with its control
+        // byte at a load of at most 7/8.
+        let per_memo = (self.dance.sig_words * 8 + 8 + 4 + 5) as u64;
         self.memo.len() as u64 * per_memo + self.zdd.len() as u64 * 12
     }
 
@@ -940,23 +1000,26 @@ impl<'d> Run<'d> {
                     self.stats.nodes += 1;
                     self.check()?;
                     self.dance.signature(&mut sig);
-                    if let Some(&z) = self.memo.get(sig.as_slice()) {
-                        self.stats.hits += 1;
-                        znode = z;
-                        Step::Backdown
-                    } else {
-                        self.stats.memos += 1;
-                        znode = BOTTOM;
-                        best = self.dance.choose();
-                        self.dance.cover(best, &mut self.updates);
-                        cur = self.dance.down[best as usize];
-                        levels.push(Level {
-                            best,
-                            cur,
-                            saved: BOTTOM,
-                            memo: sig.as_slice().into(),
-                        });
-                        Step::Advance
+                    match self.memo.find_or_insert(&sig) {
+                        Ok(z) => {
+                            self.stats.hits += 1;
+                            znode = z;
+                            Step::Backdown
+                        }
+                        Err(entry) => {
+                            self.stats.memos += 1;
+                            znode = BOTTOM;
+                            best = self.dance.choose();
+                            self.dance.cover(best, &mut self.updates);
+                            cur = self.dance.down[best as usize];
+                            levels.push(Level {
+                                best,
+                                cur,
+                                saved: BOTTOM,
+                                memo: entry,
+                            });
+                            Step::Advance
+                        }
                     }
                 }
                 Step::Advance => {
@@ -980,7 +1043,7 @@ impl<'d> Run<'d> {
                 Step::Backup => {
                     self.dance.uncover(best);
                     let level = levels.pop().expect("a level is open");
-                    self.memo.insert(level.memo, znode);
+                    self.memo.zdd[level.memo as usize] = znode;
                     Step::Backdown
                 }
                 Step::Backdown => match levels.last() {
