@@ -182,7 +182,10 @@ fn with_sudoku_crate(cells: &[u8], max: u64) -> Answer {
 /// The best of `runs` timings of each solver solving every puzzle, and the
 /// answers of its last run. The solvers take turns, run by run, so that a
 /// slow spell of a shared machine falls on all of them alike.
-fn time(runs: usize, solvers: &mut [&mut dyn FnMut() -> Vec<Answer>]) -> Vec<(Duration, Vec<Answer>)> {
+fn time(
+    runs: usize,
+    solvers: &mut [&mut dyn FnMut() -> Vec<Answer>],
+) -> Vec<(Duration, Vec<Answer>)> {
     let mut results = vec![(Duration::MAX, Vec::new()); solvers.len()];
     for _ in 0..runs {
         for (solve_all, (best, answers)) in solvers.iter_mut().zip(&mut results) {

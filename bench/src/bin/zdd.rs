@@ -88,7 +88,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         assert_eq!(count.to_string(), by_search.to_string(), "{path}");
         let (k_time, ratio, k_nodes) = match knuth.as_deref().and_then(|k| dlx6(k, path, runs)) {
             Some((t, n)) => {
-                let same = if n == zdd.len() as u64 + 2 { "=" } else { "≠" };
+                let same = if n == zdd.len() as u64 + 2 {
+                    "="
+                } else {
+                    "≠"
+                };
                 (
                     format!("{:.3}", t.as_secs_f64()),
                     format!("{:.2}", build.as_secs_f64() / t.as_secs_f64()),
