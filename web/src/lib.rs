@@ -555,7 +555,15 @@ fn solve_sudoku(r: &SudokuRequest) -> Value {
             let line = record.line;
             let puzzle = match record.puzzle {
                 Ok(p) => p,
-                Err(e) => return json!({ "line": line, "verdict": "invalid", "error": sudoku_error(line, &e) }),
+                Err(e) => {
+                    let mut v = json!({ "line": line, "verdict": "invalid", "error": sudoku_error(line, &e) });
+                    if let SudokuError::Clash { first, second, .. } = &e {
+                        if let (Some(a), Some(b)) = (cell_of(first), cell_of(second)) {
+                            v["clash"] = json!([a, b]);
+                        }
+                    }
+                    return v;
+                }
             };
             let rules = match &puzzle.regions {
                 Some(regions) => rules.clone().regions(Some(regions.clone())),
@@ -618,4 +626,13 @@ fn solve_sudoku(r: &SudokuRequest) -> Value {
 /// A cell's name as the CLI writes it: `r1c1`.
 fn cell((row, col): (usize, usize)) -> String {
     format!("r{}c{}", row + 1, col + 1)
+}
+
+/// The 0-based `(row, col)` of a cell named `r1c1` (as clashes name them).
+fn cell_of(name: &str) -> Option<(usize, usize)> {
+    let (r, c) = name.strip_prefix('r')?.split_once('c')?;
+    Some((
+        r.parse::<usize>().ok()?.checked_sub(1)?,
+        c.parse::<usize>().ok()?.checked_sub(1)?,
+    ))
 }
