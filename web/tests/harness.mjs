@@ -82,3 +82,15 @@ export async function openPage({ width = 1280, height = 800 } = {}) {
     },
   };
 }
+
+/** Sets a text box's value at once (typing a large file through `fill` is slow). */
+export async function setText(page, selector, text) {
+  await page.$eval(
+    selector,
+    (e, v) => {
+      e.value = v;
+      e.dispatchEvent(new Event("input", { bubbles: true }));
+    },
+    text,
+  );
+}

@@ -5,7 +5,7 @@ import { readFileSync, writeFileSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { DATA, ROOT, openPage, runCli } from "./harness.mjs";
+import { DATA, ROOT, openPage, runCli, setText } from "./harness.mjs";
 
 const read = (path) => readFileSync(path, "utf8");
 const scratch = mkdtempSync(join(tmpdir(), "exactly-web-test-"));
@@ -14,7 +14,7 @@ const scratch = mkdtempSync(join(tmpdir(), "exactly-web-test-"));
 async function pasteSudoku(s, text) {
   const p = s.page;
   await p.click("#nav-sudoku");
-  await p.fill("#sudoku-paste", text);
+  await setText(p, "#sudoku-paste", text);
   await p.click("#sudoku-paste-solve");
   await p.waitForFunction(() => document.querySelector("#sudoku-verdict").textContent !== "");
 }
@@ -221,7 +221,7 @@ test("the dance: a problem too large to draw offers the solver", async () => {
   try {
     const p = s.page;
     await p.click(".edit summary");
-    await p.fill("#dance-input", text);
+    await setText(p, "#dance-input", text);
     await p.click("#dance-load");
     await p.waitForSelector("#dance-toolarge:not([hidden])");
     assert.match(await p.textContent("#dance-toolarge"), /72 items, 2056 options/);
@@ -241,7 +241,7 @@ test("counting the 6x10 pentominoes: 9356, with progress shown", async () => {
   try {
     const p = s.page;
     await p.click("#nav-solve");
-    await p.fill("#solve-input", read(file));
+    await setText(p, "#solve-input", read(file));
     // Record every progress report the page shows.
     await p.evaluate(() => {
       const seen = [];
@@ -272,7 +272,7 @@ test("cancelling a long count stops within a second", async () => {
   try {
     const p = s.page;
     await p.click("#nav-solve");
-    await p.fill("#solve-input", queens);
+    await setText(p, "#solve-input", queens);
     await p.click("#solve-count");
     await p.waitForFunction(() => /nodes/.test(document.querySelector("#solve-status").textContent));
     const took = await p.evaluate(
@@ -295,7 +295,7 @@ test("cancelling a long count stops within a second", async () => {
     await p.waitForTimeout(400);
     assert.equal(await p.textContent("#solve-status"), "cancelled");
     // The next count runs on a fresh worker.
-    await p.fill("#solve-input", read(join(ROOT, "testdata", "knuth-example.dlx")));
+    await setText(p, "#solve-input", read(join(ROOT, "testdata", "knuth-example.dlx")));
     await p.click("#solve-count");
     await p.waitForFunction(() => document.querySelector("#solve-result").textContent !== "");
     assert.equal(await p.textContent("#solve-result"), "1 solutions");
@@ -318,7 +318,7 @@ test("a malformed file: the error at the CLI's line and column", async () => {
   try {
     const p = s.page;
     await p.click("#nav-solve");
-    await p.fill("#solve-input", text);
+    await setText(p, "#solve-input", text);
     await p.click("#solve-count");
     await p.waitForSelector("#solve-error:not([hidden])");
     assert.equal(await p.textContent("#solve-error .where"), `line ${line}, column ${column}: ${message}`);
@@ -338,7 +338,7 @@ test("listing lazily and downloading: the CLI's solutions in order", async () =>
   try {
     const p = s.page;
     await p.click("#nav-solve");
-    await p.fill("#solve-input", read(file));
+    await setText(p, "#solve-input", read(file));
     await p.click("#solve-list");
     await p.waitForFunction(() => /listed/.test(document.querySelector("#solve-result").textContent));
     assert.equal(await p.locator("#solve-solutions > li").count(), 20);
