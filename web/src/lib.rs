@@ -546,11 +546,29 @@ fn solve_sudoku(r: &SudokuRequest) -> Value {
     let rules = Rules::default().diagonals(r.x);
     let max = r.max.unwrap_or(2).max(1);
     let limit = r.limit.unwrap_or(MAX_RECORDS).min(MAX_RECORDS);
-    let records = sudoku::parse_with(&r.text, shape, &rules);
+    let mut records = sudoku::parse_with(&r.text, shape, &rules);
     let total = records.len();
+    records.truncate(limit);
+    // One template per box shape, encoded once: its solvers take each
+    // puzzle's givens as assumptions, as `exactly sudoku` does for batches.
+    let mut shapes: Vec<sudoku::Shape> = Vec::new();
+    for record in &records {
+        if let Ok(p) = &record.puzzle {
+            if p.regions.is_none() && !shapes.contains(&p.grid.shape()) {
+                shapes.push(p.grid.shape());
+            }
+        }
+    }
+    let templates: Vec<Option<sudoku::Template>> = shapes
+        .iter()
+        .map(|&shape| sudoku::Template::new(shape, &rules).ok())
+        .collect();
+    let mut solvers: Vec<Option<sudoku::TemplateSolver<'_>>> = templates
+        .iter()
+        .map(|t| t.as_ref().map(sudoku::Template::solver))
+        .collect();
     let out: Vec<Value> = records
         .into_iter()
-        .take(limit)
         .map(|record| {
             let line = record.line;
             let puzzle = match record.puzzle {
@@ -601,7 +619,12 @@ fn solve_sudoku(r: &SudokuRequest) -> Value {
                 return v;
             }
             let start = now();
-            match sudoku::solve_with(grid, max, &rules) {
+            let slot = shapes.iter().position(|&s| s == shape && puzzle.regions.is_none());
+            let answer = match slot.and_then(|i| solvers[i].as_mut()) {
+                Some(solver) => solver.solve(grid, max),
+                None => sudoku::solve_with(grid, max, &rules),
+            };
+            match answer {
                 Ok(a) => {
                     v["verdict"] = json!(a.verdict.word());
                     v["count"] = json!(a.count);
