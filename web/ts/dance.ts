@@ -65,6 +65,8 @@ export class DanceView {
     const pick = (): void => {
       const ex = EXAMPLES.find((e) => e.id === select.value) ?? EXAMPLES[0]!;
       this.input.value = ex.text;
+      // Arrow keys go back to stepping rather than to the list.
+      select.blur();
       void this.load();
     };
     select.addEventListener("change", pick);
