@@ -1,17 +1,22 @@
 // `npm run bench` (not a test): the engine's speed in the browser as a
 // ratio to the native CLI on one thread, on the same inputs in the same run.
 // Counts the 6x10 pentominoes and solves a batch of 9x9 sudokus. Needs the
-// site built (`npm run build`); builds the CLI with `cargo build --release`.
+// site built (`npm run build`); builds the CLI with `cargo build --release`
+// unless $EXACTLY_BIN names one.
 import { execFileSync, spawnSync } from "node:child_process";
-import { readFileSync, writeFileSync, mkdtempSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ROOT, DATA, openPage } from "../tests/harness.mjs";
 
 const REPEAT = Number(process.env.BENCH_REPEAT ?? 3);
 
-execFileSync("cargo", ["build", "-q", "--release", "-p", "exactly-cli"], { cwd: ROOT, stdio: "inherit" });
-const exe = join(process.env.CARGO_TARGET_DIR ?? join(ROOT, "target"), "release", "exactly");
+// $EXACTLY_BIN: a release CLI already built (skips the build).
+let exe = process.env.EXACTLY_BIN;
+if (!exe) {
+  execFileSync("cargo", ["build", "-q", "--release", "-p", "exactly-cli"], { cwd: ROOT, stdio: "inherit" });
+  exe = join(process.env.CARGO_TARGET_DIR ?? join(ROOT, "target"), "release", "exactly");
+}
 
 /** The best of REPEAT wall times of `f`, in ms. */
 async function best(f) {
@@ -32,14 +37,14 @@ function native(args, expect) {
 }
 
 const pentomino = readFileSync(join(ROOT, "testdata", "pentomino-6x10.dlx"), "utf8");
-const top95 = join(ROOT, "..", "shared", "data", "sudoku9", "top95.txt");
-let sudokuFile = join(DATA, "top95-first10.txt");
-try {
-  readFileSync(top95);
-  sudokuFile = top95;
-} catch {
-  // The first ten of top95 ship with the tests.
-}
+// top95 from the shared data beside the checkout when there (or
+// $BENCH_SUDOKU); else the first ten of it, which ship with the tests.
+const top95 = [
+  process.env.BENCH_SUDOKU,
+  join(ROOT, "..", "shared", "data", "sudoku9", "top95.txt"),
+  join(ROOT, "..", "..", "shared", "data", "sudoku9", "top95.txt"),
+].find((f) => f && existsSync(f));
+const sudokuFile = top95 ?? join(DATA, "top95-first10.txt");
 // The batch repeated so that it takes a while.
 const batch = readFileSync(sudokuFile, "utf8").repeat(sudokuFile === top95 ? 2 : 20);
 const scratch = mkdtempSync(join(tmpdir(), "exactly-web-bench-"));
