@@ -7,6 +7,14 @@
 //! `performance.now()`. Until one is set, time stands still there: elapsed
 //! times are zero, time budgets never run out and progress is reported at
 //! the first check only.
+//!
+//! ```
+//! let start = exactly::time::Instant::now();
+//! let stats = exactly::Solver::new(&exactly::format::parse_dlx("a\na\n")?).count();
+//! assert_eq!(stats.solutions, 1);
+//! assert!(start.elapsed() < std::time::Duration::from_secs(60));
+//! # Ok::<(), exactly::format::ParseError>(())
+//! ```
 
 #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
 pub use std::time::Instant;
