@@ -58,11 +58,11 @@
 
 mod text;
 
+use exactly::time::Instant;
 use std::fmt;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
-use std::time::Instant;
 
 use exactly::{
     BuildError, ColorId, Engine, ItemId, Limits, OptionId, Outcome, Problem, ProblemBuilder,

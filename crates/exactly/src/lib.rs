@@ -60,6 +60,7 @@ pub mod multi;
 pub mod parallel;
 mod problem;
 mod solver;
+pub mod time;
 mod unchecked;
 mod verify;
 pub mod zdd;

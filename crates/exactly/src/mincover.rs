@@ -37,7 +37,7 @@
 //! # Ok::<(), exactly::format::ParseError>(())
 //! ```
 
-use std::time::Instant;
+use crate::time::Instant;
 
 use crate::problem::{ItemKind, OptionId, Problem};
 use crate::solver::{Limits, Outcome, Stats, StopReason};

@@ -46,8 +46,8 @@
 //! # Ok::<(), exactly::format::ParseError>(())
 //! ```
 
+use crate::time::Instant;
 use std::ops::ControlFlow;
-use std::time::Instant;
 
 use crate::problem::{ColorId, ItemKind, OptionId, Problem};
 use crate::solver::{Count, Limits, Outcome, Solution, Stats, StopReason};

@@ -2,10 +2,11 @@
 //! dancing links of [`crate::links`], as an explicit-stack loop that can stop
 //! and resume at any solution.
 
+use crate::time::Instant;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::bits::Bits;
 use crate::cells::{Cells, Mark};

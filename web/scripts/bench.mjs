@@ -1,0 +1,96 @@
+// `npm run bench` (not a test): the engine's speed in the browser as a
+// ratio to the native CLI on one thread, on the same inputs in the same run.
+// Counts the 6x10 pentominoes and solves a batch of 9x9 sudokus. Needs the
+// site built (`npm run build`); builds the CLI with `cargo build --release`
+// unless $EXACTLY_BIN names one.
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ROOT, DATA, openPage } from "../tests/harness.mjs";
+
+const REPEAT = Number(process.env.BENCH_REPEAT ?? 3);
+
+// $EXACTLY_BIN: a release CLI already built (skips the build).
+let exe = process.env.EXACTLY_BIN;
+if (!exe) {
+  execFileSync("cargo", ["build", "-q", "--release", "-p", "exactly-cli"], { cwd: ROOT, stdio: "inherit" });
+  exe = join(process.env.CARGO_TARGET_DIR ?? join(ROOT, "target"), "release", "exactly");
+}
+
+/** The best of REPEAT wall times of `f`, in ms. */
+async function best(f) {
+  let t = Infinity;
+  for (let i = 0; i < REPEAT; i++) {
+    const t0 = performance.now();
+    await f();
+    t = Math.min(t, performance.now() - t0);
+  }
+  return t;
+}
+
+function native(args, expect) {
+  return best(() => {
+    const r = spawnSync(exe, args, { encoding: "utf8", maxBuffer: 1 << 26 });
+    if (r.status !== 0 || !expect(r.stdout)) throw new Error(`exactly ${args.join(" ")}: ${r.stderr}`);
+  });
+}
+
+const pentomino = readFileSync(join(ROOT, "testdata", "pentomino-6x10.dlx"), "utf8");
+// top95 from the shared data beside the checkout when there (or
+// $BENCH_SUDOKU); else the first ten of it, which ship with the tests.
+const top95 = [
+  process.env.BENCH_SUDOKU,
+  join(ROOT, "..", "shared", "data", "sudoku9", "top95.txt"),
+  join(ROOT, "..", "..", "shared", "data", "sudoku9", "top95.txt"),
+].find((f) => f && existsSync(f));
+const sudokuFile = top95 ?? join(DATA, "top95-first10.txt");
+// The batch repeated so that it takes a while.
+const batch = readFileSync(sudokuFile, "utf8").repeat(sudokuFile === top95 ? 2 : 20);
+const scratch = mkdtempSync(join(tmpdir(), "exactly-web-bench-"));
+const batchFile = join(scratch, "batch.txt");
+writeFileSync(batchFile, batch);
+const puzzles = batch.trim().split("\n").length;
+
+const s = await openPage();
+try {
+  // A worker of the page's own, driven directly.
+  await s.page.evaluate(() => {
+    const w = new Worker("worker.js");
+    let id = 0;
+    window.benchCall = (req) =>
+      new Promise((resolve, reject) => {
+        const mine = ++id;
+        w.onmessage = (ev) => {
+          const m = ev.data;
+          if (m.id !== mine || m.type === "progress") return;
+          if (m.type === "result") resolve(m.data);
+          else reject(new Error(m.message));
+        };
+        w.postMessage({ id: mine, req });
+      });
+  });
+  const web = (req, check) =>
+    best(async () => {
+      const data = await s.page.evaluate((r) => window.benchCall(r), req);
+      if (!check(data)) throw new Error(`unexpected answer: ${JSON.stringify(data).slice(0, 200)}`);
+    });
+  // Warm up: the worker loads and compiles the engine.
+  await web({ cmd: "count", text: "a\na\n" }, () => true);
+
+  const rows = [];
+  const countWeb = await web({ cmd: "count", text: pentomino }, (d) => d.count === "9356");
+  const countNative = await native(["count", "--threads", "1", join(ROOT, "testdata", "pentomino-6x10.dlx")], (o) => o.trim() === "9356");
+  rows.push(["count 6x10 pentominoes (9356)", countWeb, countNative]);
+  const sudokuWeb = await web({ cmd: "sudoku", text: batch, max: 2 }, (d) => d.records.length === puzzles && d.records.every((r) => r.verdict === "unique"));
+  const sudokuNative = await native(["sudoku", "--threads", "1", batchFile], (o) => o.trim().split("\n").length === puzzles);
+  rows.push([`sudoku: ${puzzles} puzzles from ${sudokuFile.split("/").pop()}`, sudokuWeb, sudokuNative]);
+
+  console.log(`best of ${REPEAT}; wall time of the request in the browser (Web Worker, wasm) and of the native process (--threads 1)`);
+  console.log("task".padEnd(44) + "browser".padStart(12) + "native".padStart(12) + "  browser speed / native");
+  for (const [name, w, n] of rows) {
+    console.log(name.padEnd(44) + `${w.toFixed(0)} ms`.padStart(12) + `${n.toFixed(0)} ms`.padStart(12) + `  ${(n / w).toFixed(2)}x`);
+  }
+} finally {
+  await s.close();
+}

@@ -1,0 +1,661 @@
+//! The engine for the web page: plain `extern "C"` exports taking a JSON
+//! request through linear memory and leaving a JSON answer there.
+//!
+//! The page calls [`alloc`] for a buffer, writes the UTF-8 request into it,
+//! calls [`request`] (which takes the buffer back and returns the answer's
+//! length) and reads the answer at [`output_ptr`]. The host supplies two
+//! functions in the `env` module: `now_ms` (the clock behind the engine's
+//! timing) and `progress` (called about every 100 ms while a search runs,
+//! with the engine's node and solution counts and Knuth's estimate of the
+//! fraction done).
+//!
+//! Requests, by `cmd`:
+//! - `count {text}`: the number of solutions of a DLX problem.
+//! - `list_start {text}`, then `list_next {n}`: solutions, lazily.
+//! - `trace {text, max_nodes}`: every step of the search as the engine's
+//!   trace events report it, each with its `exactly solve --trace` line and
+//!   the links it changes, for the dance view.
+//! - `sudoku {text, box, x, max}`: sudoku records in any format the CLI reads.
+//!
+//! A DLX parse error answers `{"error": {line, column, message}}`.
+
+use std::cell::RefCell;
+use std::ops::ControlFlow;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use exactly::format::parse_dlx;
+use exactly::{ItemId, Limits, OptionId, Outcome, Problem, Solver, StopReason, TraceEvent};
+use exactly_puzzles::sudoku::{self, Rules, SudokuError};
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+#[link(wasm_import_module = "env")]
+extern "C" {
+    /// Milliseconds since a fixed origin (`performance.now()`).
+    fn now_ms() -> f64;
+    /// A progress report from the engine.
+    fn progress(nodes: f64, solutions: f64, fraction: f64, depth: u32, elapsed_ms: f64);
+}
+
+/// The host's clock.
+fn now() -> f64 {
+    // SAFETY: `now_ms` is a plain host function without arguments.
+    unsafe { now_ms() }
+}
+
+/// How often the engine reports progress.
+const PROGRESS_INTERVAL: Duration = Duration::from_millis(100);
+
+/// The largest problem the dance view draws.
+const DRAW_ITEMS: usize = 64;
+const DRAW_OPTIONS: usize = 200;
+const DRAW_ENTRIES: usize = 1200;
+
+/// The most search-tree nodes a trace may take.
+const MAX_TRACE_NODES: u64 = 20_000;
+
+thread_local! {
+    static OUTPUT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    static LISTING: RefCell<Option<Solver<'static, String>>> = const { RefCell::new(None) };
+}
+
+/// A buffer of `len` bytes for a request; [`request`] takes it back.
+#[no_mangle]
+pub extern "C" fn alloc(len: usize) -> *mut u8 {
+    Box::into_raw(vec![0u8; len].into_boxed_slice()).cast::<u8>()
+}
+
+/// Handles the request in the buffer `ptr..ptr + len` from [`alloc`] (which
+/// it frees) and returns the length of the answer at [`output_ptr`].
+///
+/// # Safety
+/// `ptr` and `len` must come from one call of [`alloc`], used once.
+#[no_mangle]
+pub unsafe extern "C" fn request(ptr: *mut u8, len: usize) -> usize {
+    // SAFETY: the caller passes back a box made by `alloc` with this length.
+    let bytes: Box<[u8]> = unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, len)) };
+    let answer = handle(&bytes).to_string().into_bytes();
+    let n = answer.len();
+    OUTPUT.with(|o| *o.borrow_mut() = answer);
+    n
+}
+
+/// Where the last answer lies.
+#[no_mangle]
+pub extern "C" fn output_ptr() -> *const u8 {
+    OUTPUT.with(|o| o.borrow().as_ptr())
+}
+
+#[derive(Deserialize)]
+#[serde(tag = "cmd", rename_all = "snake_case")]
+enum Request {
+    Count {
+        text: String,
+    },
+    ListStart {
+        text: String,
+    },
+    ListNext {
+        n: usize,
+    },
+    Trace {
+        text: String,
+        max_nodes: Option<u64>,
+    },
+    Sudoku(SudokuRequest),
+}
+
+#[derive(Deserialize)]
+struct SudokuRequest {
+    text: String,
+    /// Box rows and columns, when the text alone cannot tell.
+    #[serde(rename = "box")]
+    shape: Option<(usize, usize)>,
+    /// X-sudoku: the diagonals are regions too.
+    #[serde(default)]
+    x: bool,
+    /// Solutions to look for (2 tells unique from multiple).
+    max: Option<u64>,
+    /// The most records answered.
+    limit: Option<usize>,
+}
+
+fn handle(bytes: &[u8]) -> Value {
+    exactly::time::set_clock(now);
+    let request: Request = match serde_json::from_slice(bytes) {
+        Ok(r) => r,
+        Err(e) => return json!({ "fatal": format!("bad request: {e}") }),
+    };
+    let result = match request {
+        Request::Count { text } => count(&text),
+        Request::ListStart { text } => list_start(&text),
+        Request::ListNext { n } => Ok(list_next(n)),
+        Request::Trace { text, max_nodes } => trace(&text, max_nodes.unwrap_or(MAX_TRACE_NODES)),
+        Request::Sudoku(r) => Ok(solve_sudoku(&r)),
+    };
+    result.unwrap_or_else(|e| e)
+}
+
+/// Parses a DLX problem, or the error answer.
+fn parse(text: &str) -> Result<Problem<String>, Value> {
+    let problem = parse_dlx(text).map_err(|e| {
+        json!({ "error": { "line": e.line, "column": e.column, "message": e.kind.to_string() } })
+    })?;
+    if problem.has_multiplicities() || problem.has_costs() {
+        return Err(json!({ "error": {
+            "line": 1, "column": 1,
+            "message": "multiplicities and costs are not searched on this page: use `exactly solve`",
+        }}));
+    }
+    Ok(problem)
+}
+
+/// The sizes of a problem.
+fn info(p: &Problem<String>) -> Value {
+    json!({
+        "items": p.num_items(),
+        "primary": p.num_primary(),
+        "options": p.num_options(),
+        "entries": p.num_entries(),
+        "colors": p.has_colors(),
+    })
+}
+
+fn outcome_word(outcome: Outcome) -> &'static str {
+    match outcome {
+        Outcome::Complete => "complete",
+        Outcome::Stopped(StopReason::NodeLimit) => "node limit",
+        Outcome::Stopped(StopReason::TimeLimit) => "time limit",
+        Outcome::Stopped(StopReason::SolutionLimit) => "solution limit",
+        Outcome::Stopped(_) => "stopped",
+    }
+}
+
+fn report(p: &exactly::Progress) {
+    // SAFETY: `progress` is a plain host function taking numbers.
+    unsafe {
+        progress(
+            p.nodes as f64,
+            p.solutions as f64,
+            p.fraction,
+            p.depth,
+            p.elapsed.as_secs_f64() * 1000.0,
+        )
+    }
+}
+
+fn count(text: &str) -> Result<Value, Value> {
+    let problem = parse(text)?;
+    let start = now();
+    let mut solver = Solver::new(&problem).on_progress(PROGRESS_INTERVAL, report);
+    let c = solver.count();
+    let stats = solver.stats();
+    Ok(json!({
+        "info": info(&problem),
+        "count": c.solutions.to_string(),
+        "outcome": outcome_word(c.outcome),
+        "nodes": stats.nodes,
+        "ms": now() - start,
+        "engine": format!("{:?}", stats.engine),
+    }))
+}
+
+/// Starts a lazy listing. The problem lives as long as the worker, which
+/// the page replaces for each listing.
+fn list_start(text: &str) -> Result<Value, Value> {
+    let problem: &'static Problem<String> = Box::leak(Box::new(parse(text)?));
+    let solver = Solver::new(problem).on_progress(PROGRESS_INTERVAL, report);
+    LISTING.with(|l| *l.borrow_mut() = Some(solver));
+    Ok(json!({ "info": info(problem) }))
+}
+
+/// The next `n` solutions of the listing: each as its options' lines and
+/// their 0-based indices, in the order the search chose them.
+fn list_next(n: usize) -> Value {
+    LISTING.with(|l| {
+        let mut l = l.borrow_mut();
+        let Some(solver) = l.as_mut() else {
+            return json!({ "fatal": "no listing started" });
+        };
+        let problem = solver.problem();
+        let start = now();
+        let mut found = Vec::new();
+        let outcome = solver.for_each(|s| {
+            let labels: Vec<&str> = s.labels(problem).into_iter().map(String::as_str).collect();
+            let indices: Vec<usize> = s.options().iter().map(|o| o.index()).collect();
+            found.push(json!({ "options": labels, "indices": indices }));
+            if found.len() >= n {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+        let done = found.len() < n;
+        json!({
+            "solutions": found,
+            "done": done,
+            "outcome": if done { outcome_word(outcome) } else { "more" },
+            "nodes": solver.stats().nodes,
+            "ms": now() - start,
+        })
+    })
+}
+
+// ---------------------------------------------------------------------------
+// The dance view.
+
+/// A change to the links, as the page draws them.
+#[derive(Clone, Copy)]
+enum Op {
+    /// The item leaves the header list.
+    Cover(u32),
+    /// The option's nodes leave their lists, except the one in item `by`
+    /// (whose cover or purification removed it).
+    Hide(u32, u32),
+}
+
+impl Op {
+    /// `[code, a, b]`: 0 cover, 1 uncover, 2 hide, 3 unhide.
+    fn encode(self, undo: bool) -> [u32; 3] {
+        match self {
+            Op::Cover(i) => [u32::from(undo), i, 0],
+            Op::Hide(o, by) => [2 + u32::from(undo), o, by],
+        }
+    }
+}
+
+/// One level of the search as the links see it.
+struct Frame {
+    item: ItemId,
+    chose: Vec<Op>,
+    option: Option<OptionId>,
+    tried: Vec<Op>,
+}
+
+/// The state of the links, moved by the engine's trace events: which items
+/// are covered and which options hidden, as Algorithm X's cover and
+/// Algorithm C's purify leave them.
+struct Dance<'p> {
+    p: &'p Problem<String>,
+    /// The options of each item, in input order.
+    lists: Vec<Vec<u32>>,
+    covered: Vec<bool>,
+    hidden: Vec<Option<u32>>,
+    frames: Vec<Frame>,
+    solutions: u64,
+}
+
+impl<'p> Dance<'p> {
+    fn new(p: &'p Problem<String>) -> Dance<'p> {
+        let mut lists = vec![Vec::new(); p.num_items()];
+        for o in p.option_ids() {
+            for e in p.option(o) {
+                lists[e.item.index()].push(o.index() as u32);
+            }
+        }
+        Dance {
+            p,
+            lists,
+            covered: vec![false; p.num_items()],
+            hidden: vec![None; p.num_options()],
+            frames: Vec::new(),
+            solutions: 0,
+        }
+    }
+
+    /// Options still in `item`'s list.
+    fn size(&self, item: usize) -> usize {
+        let i = item as u32;
+        self.lists[item]
+            .iter()
+            .filter(|&&o| self.hidden[o as usize].is_none_or(|by| by == i))
+            .count()
+    }
+
+    fn cover(&mut self, item: usize, ops: &mut Vec<Op>) {
+        self.covered[item] = true;
+        ops.push(Op::Cover(item as u32));
+        for &o in &self.lists[item] {
+            if self.hidden[o as usize].is_none() {
+                self.hidden[o as usize] = Some(item as u32);
+                ops.push(Op::Hide(o, item as u32));
+            }
+        }
+    }
+
+    fn purify(&mut self, item: usize, color: exactly::ColorId, ops: &mut Vec<Op>) {
+        for &o in &self.lists[item] {
+            if self.hidden[o as usize].is_some() {
+                continue;
+            }
+            let same = self
+                .p
+                .option(OptionId::new(o as usize))
+                .iter()
+                .any(|e| e.item.index() == item && e.color == color);
+            if !same {
+                self.hidden[o as usize] = Some(item as u32);
+                ops.push(Op::Hide(o, item as u32));
+            }
+        }
+    }
+
+    /// Undoes `ops`, appending the encoded undos to `delta`.
+    fn undo(&mut self, ops: &[Op], delta: &mut Vec<[u32; 3]>) {
+        for &op in ops.iter().rev() {
+            match op {
+                Op::Cover(i) => self.covered[i as usize] = false,
+                Op::Hide(o, _) => self.hidden[o as usize] = None,
+            }
+            delta.push(op.encode(true));
+        }
+    }
+
+    /// The step for one event: the engine's event, its trace line, and the
+    /// changes to the links.
+    fn step(&mut self, event: &TraceEvent) -> Option<Value> {
+        let p = self.p;
+        let mut delta = Vec::new();
+        let step = match *event {
+            TraceEvent::Choose {
+                level,
+                item,
+                options,
+            } => {
+                self.frames.truncate(level as usize);
+                let sizes: Vec<[usize; 2]> = (0..p.num_primary())
+                    .filter(|&i| !self.covered[i])
+                    .map(|i| [i, self.size(i)])
+                    .collect();
+                let seen = self.size(item.index());
+                let mut ops = Vec::new();
+                self.cover(item.index(), &mut ops);
+                delta.extend(ops.iter().map(|op| op.encode(false)));
+                self.frames.push(Frame {
+                    item,
+                    chose: ops,
+                    option: None,
+                    tried: Vec::new(),
+                });
+                let name = p.item_name(item);
+                let plural = if options == 1 { "" } else { "s" };
+                json!({
+                    "kind": "choose", "level": level, "item": item.index(), "options": options,
+                    "sizes": sizes, "consistent": seen == options as usize,
+                    "text": format!("choose {name} ({options} option{plural}); cover {name}"),
+                })
+            }
+            TraceEvent::Try {
+                level,
+                option,
+                k,
+                d,
+            } => {
+                self.frames.truncate(level as usize + 1);
+                let mut frame = self.frames.pop()?;
+                let tried = std::mem::take(&mut frame.tried);
+                self.undo(&tried, &mut delta);
+                let mut ops = Vec::new();
+                let mut cover = Vec::new();
+                let mut purify = Vec::new();
+                for e in p.option(option) {
+                    if e.item == frame.item {
+                        continue;
+                    }
+                    if e.color.is_none() {
+                        self.cover(e.item.index(), &mut ops);
+                        cover.push(p.item_name(e.item).to_string());
+                    } else {
+                        self.purify(e.item.index(), e.color, &mut ops);
+                        purify.push(format!("{}:{}", p.item_name(e.item), p.color_name(e.color)));
+                    }
+                }
+                delta.extend(ops.iter().map(|op| op.encode(false)));
+                frame.tried = ops;
+                frame.option = Some(option);
+                self.frames.push(frame);
+                let mut text = format!("try {k} of {d}: {}", p.label(option));
+                if !cover.is_empty() {
+                    text.push_str("; cover ");
+                    text.push_str(&cover.join(" "));
+                }
+                if !purify.is_empty() {
+                    text.push_str("; purify ");
+                    text.push_str(&purify.join(" "));
+                }
+                json!({
+                    "kind": "try", "level": level, "option": option.index(), "k": k, "d": d,
+                    "text": text,
+                })
+            }
+            TraceEvent::Solution { level } => {
+                self.solutions += 1;
+                let chosen: Vec<usize> = self
+                    .frames
+                    .iter()
+                    .take(level as usize)
+                    .filter_map(|f| f.option.map(|o| o.index()))
+                    .collect();
+                let labels: Vec<&str> = chosen
+                    .iter()
+                    .map(|&o| p.label(OptionId::new(o)).as_str())
+                    .collect();
+                json!({
+                    "kind": "solution", "level": level, "solution": chosen,
+                    "text": format!("solution {}: {}", self.solutions, labels.join("; ")),
+                })
+            }
+            TraceEvent::Backtrack { level } => {
+                self.frames.truncate(level as usize + 1);
+                let text = match self.frames.pop() {
+                    Some(frame) => {
+                        self.undo(&frame.tried, &mut delta);
+                        self.undo(&frame.chose, &mut delta);
+                        format!("backtrack: uncover {}", p.item_name(frame.item))
+                    }
+                    None => "backtrack".to_string(),
+                };
+                json!({ "kind": "backtrack", "level": level, "text": text })
+            }
+            _ => return None,
+        };
+        let mut step = step;
+        step["delta"] = json!(delta);
+        Some(step)
+    }
+}
+
+fn trace(text: &str, max_nodes: u64) -> Result<Value, Value> {
+    let problem = parse(text)?;
+    let p = &problem;
+    let drawable = p.num_items() <= DRAW_ITEMS
+        && p.num_options() <= DRAW_OPTIONS
+        && p.num_entries() <= DRAW_ENTRIES;
+    if !drawable {
+        return Ok(json!({ "info": info(p), "drawable": false }));
+    }
+    let events = Arc::new(Mutex::new(Vec::new()));
+    let sink = Arc::clone(&events);
+    let mut solver = Solver::new(p)
+        .limits(Limits::default().max_nodes(max_nodes))
+        .on_trace(move |e| {
+            if let Ok(mut v) = sink.lock() {
+                v.push(*e);
+            }
+        });
+    let outcome = solver.for_each(|_| ControlFlow::Continue(()));
+    let nodes = solver.stats().nodes;
+    drop(solver);
+    let events = std::mem::take(
+        &mut *events
+            .lock()
+            .map_err(|_| json!({ "fatal": "trace lost" }))?,
+    );
+    let mut dance = Dance::new(p);
+    let steps: Vec<Value> = events.iter().filter_map(|e| dance.step(e)).collect();
+    let items: Vec<Value> = p
+        .item_ids()
+        .map(|i| json!({ "name": p.item_name(i), "primary": i.index() < p.num_primary() }))
+        .collect();
+    let options: Vec<Value> = p
+        .option_ids()
+        .map(|o| {
+            let entries: Vec<Value> = p
+                .option(o)
+                .iter()
+                .map(|e| {
+                    let color = (!e.color.is_none()).then(|| p.color_name(e.color).to_string());
+                    json!([e.item.index(), color])
+                })
+                .collect();
+            json!({ "label": p.label(o), "entries": entries })
+        })
+        .collect();
+    Ok(json!({
+        "info": info(p),
+        "drawable": true,
+        "items": items,
+        "options": options,
+        "steps": steps,
+        "nodes": nodes,
+        "outcome": outcome_word(outcome),
+    }))
+}
+
+// ---------------------------------------------------------------------------
+// Sudoku.
+
+/// The most records one request answers.
+const MAX_RECORDS: usize = 10_000;
+
+fn sudoku_error(line: usize, error: &SudokuError) -> String {
+    match error {
+        SudokuError::Parse { .. } => error.to_string(),
+        _ => format!("line {line}: {error}"),
+    }
+}
+
+fn solve_sudoku(r: &SudokuRequest) -> Value {
+    let shape = match r.shape.map(|(a, b)| sudoku::Shape::new(a, b)).transpose() {
+        Ok(s) => s,
+        Err(e) => {
+            return json!({ "records": [ { "line": 1, "verdict": "invalid", "error": e.to_string() } ] })
+        }
+    };
+    let rules = Rules::default().diagonals(r.x);
+    let max = r.max.unwrap_or(2).max(1);
+    let limit = r.limit.unwrap_or(MAX_RECORDS).min(MAX_RECORDS);
+    let mut records = sudoku::parse_with(&r.text, shape, &rules);
+    let total = records.len();
+    records.truncate(limit);
+    // One template per box shape, encoded once: its solvers take each
+    // puzzle's givens as assumptions, as `exactly sudoku` does for batches.
+    let mut shapes: Vec<sudoku::Shape> = Vec::new();
+    for record in &records {
+        if let Ok(p) = &record.puzzle {
+            if p.regions.is_none() && !shapes.contains(&p.grid.shape()) {
+                shapes.push(p.grid.shape());
+            }
+        }
+    }
+    let templates: Vec<Option<sudoku::Template>> = shapes
+        .iter()
+        .map(|&shape| sudoku::Template::new(shape, &rules).ok())
+        .collect();
+    let mut solvers: Vec<Option<sudoku::TemplateSolver<'_>>> = templates
+        .iter()
+        .map(|t| t.as_ref().map(sudoku::Template::solver))
+        .collect();
+    let out: Vec<Value> = records
+        .into_iter()
+        .map(|record| {
+            let line = record.line;
+            let puzzle = match record.puzzle {
+                Ok(p) => p,
+                Err(e) => {
+                    let mut v = json!({ "line": line, "verdict": "invalid", "error": sudoku_error(line, &e) });
+                    if let SudokuError::Clash { first, second, .. } = &e {
+                        if let (Some(a), Some(b)) = (cell_of(first), cell_of(second)) {
+                            v["clash"] = json!([a, b]);
+                        }
+                    }
+                    return v;
+                }
+            };
+            let rules = match &puzzle.regions {
+                Some(regions) => rules.clone().regions(Some(regions.clone())),
+                None => rules.clone(),
+            };
+            let grid = &puzzle.grid;
+            let shape = grid.shape();
+            let line_style = sudoku::Style {
+                layout: sudoku::Layout::Line,
+                ..puzzle.style
+            };
+            let one_line = |g: &sudoku::Grid| line_style.format(g).trim_end().to_string();
+            let symbols: Vec<String> = (1..=grid.size())
+                .map(|v| puzzle.style.symbol(v as u8, grid.size()))
+                .collect();
+            let base = json!({
+                "line": line,
+                "size": grid.size(),
+                "box": [shape.box_rows(), shape.box_cols()],
+                "givens": grid.cells(),
+                "symbols": symbols,
+            });
+            let mut v = base;
+            if let Some(c) = grid.clash_with(&rules) {
+                v["verdict"] = json!("invalid");
+                v["clash"] = json!([[c.first.0, c.first.1], [c.second.0, c.second.1]]);
+                v["error"] = json!(sudoku_error(
+                    line,
+                    &SudokuError::Clash {
+                        first: cell(c.first),
+                        second: cell(c.second),
+                        symbol: puzzle.style.symbol(c.value, grid.size()),
+                    }
+                ));
+                return v;
+            }
+            let start = now();
+            let slot = shapes.iter().position(|&s| s == shape && puzzle.regions.is_none());
+            let answer = match slot.and_then(|i| solvers[i].as_mut()) {
+                Some(solver) => solver.solve(grid, max),
+                None => sudoku::solve_with(grid, max, &rules),
+            };
+            match answer {
+                Ok(a) => {
+                    v["verdict"] = json!(a.verdict.word());
+                    v["count"] = json!(a.count);
+                    v["nodes"] = json!(a.nodes);
+                    v["ms"] = json!(now() - start);
+                    v["solution"] = json!(a.solution.as_ref().map(|g| g.cells()));
+                    v["text"] = json!(a.solution.as_ref().map(one_line));
+                    v["second"] = json!(a.second.as_ref().map(|g| g.cells()));
+                    v["second_text"] = json!(a.second.as_ref().map(one_line));
+                }
+                Err(e) => {
+                    v["verdict"] = json!("invalid");
+                    v["error"] = json!(sudoku_error(line, &e));
+                }
+            }
+            v
+        })
+        .collect();
+    json!({ "records": out, "total": total })
+}
+
+/// A cell's name as the CLI writes it: `r1c1`.
+fn cell((row, col): (usize, usize)) -> String {
+    format!("r{}c{}", row + 1, col + 1)
+}
+
+/// The 0-based `(row, col)` of a cell named `r1c1` (as clashes name them).
+fn cell_of(name: &str) -> Option<(usize, usize)> {
+    let (r, c) = name.strip_prefix('r')?.split_once('c')?;
+    Some((
+        r.parse::<usize>().ok()?.checked_sub(1)?,
+        c.parse::<usize>().ok()?.checked_sub(1)?,
+    ))
+}

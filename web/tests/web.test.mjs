@@ -1,0 +1,356 @@
+// Browser tests: the built page in headless Chromium, every answer checked
+// against the native CLI's on the same input.
+import assert from "node:assert/strict";
+import { readFileSync, writeFileSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import { DATA, ROOT, openPage, runCli, setText } from "./harness.mjs";
+
+const read = (path) => readFileSync(path, "utf8");
+const scratch = mkdtempSync(join(tmpdir(), "exactly-web-test-"));
+
+/** Solves the records in `text` on the page; returns the page session. */
+async function pasteSudoku(s, text) {
+  const p = s.page;
+  await p.click("#nav-sudoku");
+  await setText(p, "#sudoku-paste", text);
+  await p.click("#sudoku-paste-solve");
+  await p.waitForFunction(() => document.querySelector("#sudoku-verdict").textContent !== "");
+}
+
+test("top95 puzzles: each solution is the CLI's", async () => {
+  const file = join(DATA, "top95-first10.txt");
+  const expected = runCli(["sudoku", file]).stdout.trim().split("\n");
+  assert.equal(expected.length, 10);
+  const s = await openPage();
+  try {
+    await pasteSudoku(s, read(file));
+    const buttons = s.page.locator("#sudoku-batch .records button");
+    assert.equal(await buttons.count(), 10);
+    for (let i = 0; i < 10; i++) {
+      await buttons.nth(i).click();
+      assert.equal(await s.page.textContent("#sudoku-verdict"), "unique");
+      assert.equal(await s.page.textContent("#sudoku-text"), expected[i], `puzzle ${i + 1}`);
+    }
+    // The grid shows the solution: givens plus the solved cells.
+    const shown = await s.page.$$eval("#sudoku-grid .cell", (cells) => cells.map((c) => c.value).join(""));
+    assert.equal(shown, expected[9]);
+    assert.deepEqual(s.errors, []);
+  } finally {
+    await s.close();
+  }
+});
+
+for (const name of ["16x16", "25x25"]) {
+  test(`a ${name} puzzle: the CLI's solution`, async () => {
+    const file = join(DATA, `${name}.txt`);
+    const expected = runCli(["sudoku", file]).stdout.trim();
+    const s = await openPage();
+    try {
+      await pasteSudoku(s, read(file));
+      assert.equal(await s.page.textContent("#sudoku-verdict"), "unique");
+      assert.equal(await s.page.textContent("#sudoku-text"), expected);
+      const n = Number(name.split("x")[0]);
+      assert.equal(await s.page.locator("#sudoku-grid .cell").count(), n * n);
+      assert.equal(await s.page.locator("#sudoku-grid .cell.box-right").count(), n * (Math.sqrt(n) - 1));
+    } finally {
+      await s.close();
+    }
+  });
+}
+
+/** A puzzle with exactly two solutions: a solved grid less an unavoidable rectangle. */
+function twoSolutionPuzzle() {
+  const solved = runCli(["sudoku", join(DATA, "top95-first10.txt")]).stdout.split("\n")[0];
+  const g = [...solved];
+  const at = (r, c) => g[r * 9 + c];
+  for (let r1 = 0; r1 < 9; r1++)
+    for (let r2 = r1 + 1; r2 < 9 && Math.floor(r2 / 3) === Math.floor(r1 / 3); r2++)
+      for (let c1 = 0; c1 < 9; c1++)
+        for (let c2 = c1 + 1; c2 < 9; c2++) {
+          if (Math.floor(c1 / 3) === Math.floor(c2 / 3)) continue;
+          if (at(r1, c1) === at(r2, c2) && at(r1, c2) === at(r2, c1)) {
+            for (const [r, c] of [[r1, c1], [r1, c2], [r2, c1], [r2, c2]]) g[r * 9 + c] = ".";
+            return g.join("");
+          }
+        }
+  throw new Error("no unavoidable rectangle in the grid");
+}
+
+test("a puzzle with two solutions: verdict multiple, the differing cells marked", async () => {
+  const puzzle = twoSolutionPuzzle();
+  const file = join(scratch, "two.txt");
+  writeFileSync(file, puzzle + "\n");
+  const [verdict, count, first, second] = runCli(["sudoku", "--second", file]).stdout.trim().split(" ");
+  assert.equal(verdict, "multiple");
+  assert.equal(count, "2");
+  const differ = [...first].flatMap((ch, i) => (ch !== second[i] ? [i] : []));
+  assert.equal(differ.length, 4);
+  const s = await openPage();
+  try {
+    await pasteSudoku(s, puzzle);
+    assert.equal(await s.page.textContent("#sudoku-verdict"), "multiple");
+    assert.equal(await s.page.textContent("#sudoku-text"), first);
+    const marked = await s.page.$$eval("#sudoku-grid .cell", (cells) =>
+      cells.flatMap((c, i) => (c.classList.contains("differs") ? [i] : [])),
+    );
+    assert.deepEqual(marked, differ);
+  } finally {
+    await s.close();
+  }
+});
+
+test("clashing givens typed into the grid: verdict invalid, the two cells marked", async () => {
+  const puzzle = "11" + ".".repeat(79);
+  const file = join(scratch, "clash.txt");
+  writeFileSync(file, puzzle + "\n");
+  const cli = runCli(["sudoku", file]).stdout.trim();
+  assert.equal(cli, "invalid: line 1: givens clash: r1c1 and r1c2 both hold 1");
+  const s = await openPage();
+  try {
+    const p = s.page;
+    await p.click("#nav-sudoku");
+    await p.click("#sudoku-grid .cell >> nth=0");
+    await p.keyboard.press("1");
+    await p.keyboard.press("1");
+    await p.click("#sudoku-solve");
+    await p.waitForFunction(() => document.querySelector("#sudoku-verdict").textContent !== "");
+    assert.equal(await p.textContent("#sudoku-verdict"), cli);
+    const marked = await p.$$eval("#sudoku-grid .cell", (cells) =>
+      cells.flatMap((c, i) => (c.classList.contains("clash") ? [i] : [])),
+    );
+    assert.deepEqual(marked, [0, 1]);
+  } finally {
+    await s.close();
+  }
+});
+
+test("typing into the grid: digits and arrows, then Enter solves", async () => {
+  const puzzle = read(join(DATA, "top95-first10.txt")).split("\n")[1];
+  const file = join(scratch, "typed.txt");
+  writeFileSync(file, puzzle + "\n");
+  const expected = runCli(["sudoku", file]).stdout.trim();
+  const s = await openPage();
+  try {
+    const p = s.page;
+    await p.click("#nav-sudoku");
+    await p.click("#sudoku-grid .cell >> nth=0");
+    for (let i = 0; i < 81; i++) {
+      const ch = puzzle[i];
+      if (ch === ".") await p.keyboard.press("ArrowRight");
+      else await p.keyboard.press(ch); // a digit moves on by itself
+      if (i % 9 === 8 && ch === ".") await p.keyboard.press("ArrowDown");
+    }
+    const typed = await p.$$eval("#sudoku-grid .cell", (cells) => cells.map((c) => c.value || ".").join(""));
+    assert.equal(typed, puzzle);
+    await p.keyboard.press("Enter");
+    await p.waitForFunction(() => document.querySelector("#sudoku-verdict").textContent !== "");
+    assert.equal(await p.textContent("#sudoku-verdict"), "unique");
+    const shown = await p.$$eval("#sudoku-grid .cell", (cells) => cells.map((c) => c.value).join(""));
+    assert.equal(shown, expected);
+  } finally {
+    await s.close();
+  }
+});
+
+test("the dance: stepping Knuth's 7-item example is `exactly solve --trace`", async () => {
+  const file = join(ROOT, "testdata", "knuth-example.dlx");
+  const r = runCli(["solve", "--trace", file]);
+  assert.equal(r.status, 0);
+  const trace = r.stderr.trimEnd().split("\n");
+  const upToSolution = trace.findIndex((l) => l.trim().startsWith("solution 1:")) + 1;
+  assert.ok(upToSolution > 1);
+  const s = await openPage();
+  try {
+    const p = s.page;
+    await p.selectOption("#dance-example", "knuth-7");
+    await p.waitForFunction(() => document.querySelector("#dance-where").textContent.endsWith(" 16"));
+    // Step with the arrow key until the solution shows.
+    for (let i = 0; i < 100 && (await p.locator("#dance-solutions li").count()) === 0; i++) {
+      await p.keyboard.press("ArrowRight");
+    }
+    const log = () => p.$$eval("#dance-log div", (ls) => ls.map((l) => l.textContent));
+    assert.deepEqual(await log(), trace.slice(0, upToSolution));
+    assert.equal(await p.textContent("#dance-solutions li"), "a d f; b g; c e");
+    assert.equal(await p.textContent("#dance-level"), "3");
+    // Three options chosen: their rows are marked on the matrix.
+    assert.equal(await p.locator("#dance-matrix text.row.chosen").count(), 3);
+    // Step back, then play to the end: the whole trace.
+    await p.keyboard.press("ArrowLeft");
+    assert.equal(await p.locator("#dance-solutions li").count(), 0);
+    await p.keyboard.press("ArrowRight");
+    await p.fill("#dance-speed", "60");
+    await p.evaluate(() => document.activeElement?.blur());
+    await p.keyboard.press("Space");
+    await p.waitForFunction(() => /step 16 of 16/.test(document.querySelector("#dance-where").textContent));
+    assert.deepEqual(await log(), trace);
+    // After the last backtrack every item is back in the header list.
+    assert.equal(await p.locator("#dance-matrix .head.out").count(), 0);
+  } finally {
+    await s.close();
+  }
+});
+
+test("the dance: 5 queens, run to each solution, matches the CLI's trace and solutions", async () => {
+  const file = join(ROOT, "web", "examples", "queens-5.dlx");
+  const trace = runCli(["solve", "--trace", file]).stderr.trimEnd().split("\n");
+  const solutions = runCli(["solve", file]).stdout.trim().split("\n\n").map((s) => s.split("\n").join("; "));
+  const s = await openPage();
+  try {
+    const p = s.page;
+    await p.selectOption("#dance-example", "queens-5");
+    await p.waitForFunction(() => document.querySelector("#dance-status").textContent.includes("steps"));
+    for (let k = 1; k <= solutions.length; k++) {
+      await p.click("#dance-next");
+      assert.equal(await p.locator("#dance-solutions li").count(), k);
+    }
+    await p.click("#dance-next");
+    const shown = await p.$$eval("#dance-solutions li", (ls) => ls.map((l) => l.textContent));
+    assert.deepEqual(shown, solutions);
+    const log = await p.$$eval("#dance-log div", (ls) => ls.map((l) => l.textContent));
+    assert.deepEqual(log, trace);
+  } finally {
+    await s.close();
+  }
+});
+
+test("the dance: a problem too large to draw offers the solver", async () => {
+  const text = read(join(ROOT, "testdata", "pentomino-6x10.dlx"));
+  const s = await openPage();
+  try {
+    const p = s.page;
+    await p.click(".edit summary");
+    await setText(p, "#dance-input", text);
+    await p.click("#dance-load");
+    await p.waitForSelector("#dance-toolarge:not([hidden])");
+    assert.match(await p.textContent("#dance-toolarge"), /72 items, 2056 options/);
+    await p.click("#dance-to-solve");
+    assert.equal(await p.inputValue("#solve-input"), text);
+  } finally {
+    await s.close();
+  }
+});
+
+test("counting the 6x10 pentominoes: 9356, with progress shown", async () => {
+  // 9356 tilings: 2339 up to symmetry, times 4 (de Bruijn; Knuth's
+  // "Dancing links"). The debug CLI is too slow to count it here.
+  const file = join(ROOT, "testdata", "pentomino-6x10.dlx");
+  const expected = "9356";
+  const s = await openPage();
+  try {
+    const p = s.page;
+    await p.click("#nav-solve");
+    await setText(p, "#solve-input", read(file));
+    // Record every progress report the page shows.
+    await p.evaluate(() => {
+      const seen = [];
+      window.progressSeen = seen;
+      const status = document.querySelector("#solve-status");
+      new MutationObserver(() => {
+        const bar = document.querySelector("#solve-progress");
+        if (!bar.hidden && bar.hasAttribute("value")) seen.push([bar.value, status.textContent]);
+      }).observe(status, { childList: true, characterData: true, subtree: true });
+    });
+    await p.click("#solve-count");
+    await p.waitForFunction(() => document.querySelector("#solve-result").textContent !== "", null, { timeout: 120_000 });
+    assert.equal(await p.textContent("#solve-result"), `${expected} solutions`);
+    const seen = await p.evaluate(() => window.progressSeen);
+    assert.ok(seen.length >= 2, `progress shown ${seen.length} times`);
+    const fractions = seen.map(([f]) => f);
+    assert.ok(fractions.every((f) => f >= 0 && f <= 1));
+    assert.ok(fractions[fractions.length - 1] > fractions[0], "the estimate grows");
+    assert.match(seen[seen.length - 1][1], /% of the tree by Knuth's estimate · [\d,]+ solutions · [\d,]+ nodes/);
+  } finally {
+    await s.close();
+  }
+});
+
+test("cancelling a long count stops within a second", async () => {
+  const queens = runCli(["gen", "queens", "16"]).stdout;
+  const s = await openPage();
+  try {
+    const p = s.page;
+    await p.click("#nav-solve");
+    await setText(p, "#solve-input", queens);
+    await p.click("#solve-count");
+    await p.waitForFunction(() => /nodes/.test(document.querySelector("#solve-status").textContent));
+    const took = await p.evaluate(
+      () =>
+        new Promise((resolve) => {
+          const status = document.querySelector("#solve-status");
+          const t0 = performance.now();
+          new MutationObserver((_, obs) => {
+            if (status.textContent === "cancelled") {
+              obs.disconnect();
+              resolve(performance.now() - t0);
+            }
+          }).observe(status, { childList: true, characterData: true, subtree: true });
+          document.querySelector("#solve-cancel").click();
+        }),
+    );
+    assert.ok(took < 1000, `stopped after ${took} ms`);
+    assert.equal(await p.textContent("#solve-result"), "");
+    // No progress arrives afterwards from the stopped search.
+    await p.waitForTimeout(400);
+    assert.equal(await p.textContent("#solve-status"), "cancelled");
+    // The next count runs on a fresh worker.
+    await setText(p, "#solve-input", read(join(ROOT, "testdata", "knuth-example.dlx")));
+    await p.click("#solve-count");
+    await p.waitForFunction(() => document.querySelector("#solve-result").textContent !== "");
+    assert.equal(await p.textContent("#solve-result"), "1 solutions");
+  } finally {
+    await s.close();
+  }
+});
+
+test("a malformed file: the error at the CLI's line and column", async () => {
+  const text = "| a comment\na b c\na b\nb x\nc\n";
+  const file = join(scratch, "bad.dlx");
+  writeFileSync(file, text);
+  const r = runCli(["count", file]);
+  assert.equal(r.status, 2);
+  const m = /bad\.dlx:(\d+):(\d+): (.*)$/m.exec(r.stderr);
+  assert.ok(m, r.stderr);
+  const [, line, column, message] = m;
+  assert.equal(line, "4");
+  const s = await openPage();
+  try {
+    const p = s.page;
+    await p.click("#nav-solve");
+    await setText(p, "#solve-input", text);
+    await p.click("#solve-count");
+    await p.waitForSelector("#solve-error:not([hidden])");
+    assert.equal(await p.textContent("#solve-error .where"), `line ${line}, column ${column}: ${message}`);
+    assert.match(await p.textContent("#solve-error .excerpt"), /^ {3}4 \| b x\n {9}\^$/);
+    // The caret in the text box is put at the error.
+    const caret = await p.$eval("#solve-input", (t) => t.selectionStart);
+    assert.equal(caret, text.split("\n").slice(0, 3).join("\n").length + 1 + Number(column) - 1);
+  } finally {
+    await s.close();
+  }
+});
+
+test("listing lazily and downloading: the CLI's solutions in order", async () => {
+  const file = join(ROOT, "testdata", "queens-13.dlx");
+  const cli = runCli(["solve", "--format", "json", "--limit", "40", file]).stdout.trim().split("\n").map((l) => JSON.parse(l));
+  const s = await openPage();
+  try {
+    const p = s.page;
+    await p.click("#nav-solve");
+    await setText(p, "#solve-input", read(file));
+    await p.click("#solve-list");
+    await p.waitForFunction(() => /listed/.test(document.querySelector("#solve-result").textContent));
+    assert.equal(await p.locator("#solve-solutions > li").count(), 20);
+    await p.click("#solve-more");
+    await p.waitForFunction(() => document.querySelectorAll("#solve-solutions > li").length === 40);
+    const [download] = await Promise.all([p.waitForEvent("download"), p.click("#solve-download-json")]);
+    const got = read(await download.path()).trim().split("\n").map((l) => JSON.parse(l));
+    assert.deepEqual(got, cli);
+    const [knuth] = await Promise.all([p.waitForEvent("download"), p.click("#solve-download-knuth")]);
+    const cliKnuth = runCli(["solve", "--limit", "40", file]).stdout;
+    assert.equal(read(await knuth.path()), cliKnuth);
+  } finally {
+    await s.close();
+  }
+});

@@ -1,0 +1,4 @@
+declare module "*.dlx" {
+  const text: string;
+  export default text;
+}
