@@ -62,6 +62,7 @@ mod problem;
 mod solver;
 mod unchecked;
 mod verify;
+pub mod work;
 
 pub use problem::{
     is_valid_name, BuildError, ColorId, Entry, ItemId, ItemKind, OptionId, Problem, ProblemBuilder,
