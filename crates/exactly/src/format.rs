@@ -691,8 +691,126 @@ mod tests {
         let e = parse_matrix("18446744073709551615 3\n").unwrap_err();
         assert!(matches!(e.kind, ParseErrorKind::Expected { .. }));
         let e = parse_matrix("1 3\n1 1 2\n").unwrap_err();
-        assert_eq!(e.kind, ParseErrorKind::Trailing("2".into()));
+        assert_eq!(
+            (e.line, e.column, e.kind),
+            (
+                2,
+                5,
+                ParseErrorKind::RowLength {
+                    declared: 1,
+                    found: 2
+                }
+            )
+        );
+        let e = parse_matrix("1 3\n1 1\n2\n").unwrap_err();
+        assert_eq!(
+            (e.line, e.column, e.kind),
+            (3, 1, ParseErrorKind::Trailing("2".into()))
+        );
         let e = parse_matrix("x 3\n").unwrap_err();
         assert_eq!((e.line, e.column), (1, 1));
+    }
+
+    #[test]
+    fn matrix_rows_are_lines() {
+        // A row that declares more ones than its line holds is not continued
+        // on the next line: the error names the row's count.
+        let e = parse_matrix("2 3\n3 1 2\n3\n").unwrap_err();
+        assert_eq!(
+            (e.line, e.column, e.kind),
+            (
+                2,
+                1,
+                ParseErrorKind::RowLength {
+                    declared: 3,
+                    found: 2
+                }
+            )
+        );
+        // Nor are two rows read from one line.
+        let e = parse_matrix("2 3\n1 1 1 2\n").unwrap_err();
+        assert_eq!((e.line, e.column), (2, 5));
+        assert_eq!(
+            e.to_string(),
+            "2:5: the row declares 1 ones, but its line holds 3 column numbers"
+        );
+        // The header is one line too.
+        let e = parse_matrix("2\n3\n").unwrap_err();
+        assert_eq!((e.line, e.column), (1, 2));
+        assert_eq!(e.to_string(), "1:2: expected the number of columns, found nothing");
+        let e = parse_matrix("1 2 3\n1 1\n").unwrap_err();
+        assert_eq!((e.line, e.column, e.kind), (1, 5, ParseErrorKind::Trailing("3".into())));
+        // Blank lines between rows are skipped.
+        let p = parse_matrix("\n2 2\n\n1 1\n\n1 2\n\n").unwrap();
+        assert_eq!(p.num_options(), 2);
+    }
+
+    #[test]
+    fn matrix_labels_are_unique() {
+        let p = parse_matrix("4 2\n1 1\n1  1\n1 1\n 1 1 \n").unwrap();
+        let labels: Vec<_> = p.labels().to_vec();
+        assert_eq!(labels, ["1 1", "1  1", "1 1 | line 4", "1 1 | line 5"]);
+    }
+
+    #[test]
+    fn line_ends_and_byte_order_marks() {
+        let lf = parse_dlx("a b\na\nb\n").unwrap();
+        for text in ["\u{feff}a b\na\nb\n", "a b\r\na\r\nb\r\n", "a b\ra\rb\r", "a b\ra\r\nb"] {
+            let p = parse_dlx(text).unwrap();
+            assert_eq!(p.num_options(), lf.num_options(), "{text:?}");
+            assert_eq!(p.labels(), lf.labels(), "{text:?}");
+        }
+        // Columns after a byte-order mark count from the first character.
+        let e = parse_dlx("\u{feff}a\rb\r").unwrap_err();
+        assert_eq!((e.line, e.column), (2, 1));
+        let e = parse_dlx("\u{feff}| c\r\r").unwrap_err();
+        assert_eq!((e.line, e.column, e.kind), (2, 1, ParseErrorKind::NoItems));
+        let p = parse_matrix("\u{feff}2 2\r1 1\r1 2\r").unwrap();
+        assert_eq!(p.num_options(), 2);
+        assert_eq!(lines("").count(), 0);
+        assert_eq!(lines("\n").collect::<Vec<_>>(), [""]);
+    }
+
+    #[test]
+    fn control_characters_are_escaped_in_messages() {
+        let e = parse_dlx("a\x1b[31m b\nc\x07\n").unwrap_err();
+        assert_eq!(e.to_string(), "2:1: unknown item 'c\\u{7}'");
+        // The escape byte is part of a name; only the display is escaped.
+        assert!(parse_dlx("a\x1b\na\x1b\n").is_ok());
+        let e = parse_dlx("a\x1b a\x1b\n").unwrap_err();
+        assert_eq!(e.to_string(), "1:4: duplicate item name 'a\\u{1b}'");
+        let e = parse_dlx("a\n\u{202e}b\n").unwrap_err();
+        assert_eq!(e.to_string(), "2:1: unknown item '\\u{202e}b'");
+        let e = parse_dlx("a | x\na \x00\n").unwrap_err();
+        assert!(e.to_string().contains("'\\u{0}'"), "{e}");
+        let e = parse_matrix("1 2\n1 \x1b\n").unwrap_err();
+        assert_eq!(e.to_string(), "2:3: expected a column number, found '\\u{1b}'");
+        for e in [
+            BuildError::BadColorName("\x1b".into()).to_string(),
+            BuildError::RepeatedItem("\x1b".into()).to_string(),
+            BuildError::ColorOnPrimary("\x1b".into()).to_string(),
+            BuildError::BadItemName("\x1b".into()).to_string(),
+            ParseErrorKind::Multiplicity("\x1b".into()).to_string(),
+            ParseErrorKind::BadCost("\x1b".into()).to_string(),
+            ParseErrorKind::Trailing("\x1b".into()).to_string(),
+            crate::VerifyError::ColorClash {
+                item: "\x1b".into(),
+                first: 0,
+                second: 1,
+            }
+            .to_string(),
+        ] {
+            assert!(!e.contains('\x1b') && e.contains("\\u{1b}"), "{e}");
+        }
+    }
+
+    #[test]
+    fn repeated_items_are_found_in_any_order() {
+        assert_eq!(
+            kind("a b c\na b c a\n"),
+            (2, 7, BuildError::RepeatedItem("a".into()).into())
+        );
+        // Each option line is checked on its own.
+        assert!(parse_dlx("2|a b\na b\na b\n").is_ok());
     }
 }
