@@ -277,7 +277,7 @@ mod tests {
         assert_eq!(
             e,
             "t.dlx:2:1: unknown item '1' (nor is it the matrix format: \
-             t.dlx:2:4: expected the number of ones in a row, found '')"
+             t.dlx:2:4: expected the number of ones in a row, found nothing)"
         );
     }
 

@@ -65,6 +65,7 @@ pub fn verify<L>(problem: &Problem<L>, options: &[OptionId]) -> Result<(), Verif
         if std::mem::replace(&mut chosen[o], true) {
             return Err(VerifyError::RepeatedOption(o));
         }
+        crate::work::add(problem.option(opt).len() as u64 + 1);
         for e in problem.option(opt) {
             let i = e.item.index();
             times[i] += 1;
