@@ -326,6 +326,32 @@ mod tests {
     }
 
     #[test]
+    fn dropped_options_are_numbered_in_linear_time() {
+        let work = |n: usize| {
+            let text = format!("a | x\n{}a\n", "x\n".repeat(n));
+            let before = exactly::work::steps();
+            let i = parse("d", &text, InputFormat::Dlx).unwrap();
+            assert_eq!(i.positions, [n]);
+            assert_eq!(i.warnings.len(), n);
+            exactly::work::steps() - before
+        };
+        let (small, large) = (work(2000), work(20_000));
+        assert!(large <= 12 * small, "{small} -> {large}");
+    }
+
+    #[test]
+    fn matrix_records_are_lines() {
+        let i = parse("m", "\u{feff}3 2\r\n1 1\r\n0\r\n\r\n  1 2\r\n", InputFormat::Matrix).unwrap();
+        assert_eq!(i.warnings, ["m:3:1: warning: option 2 has no primary item; dropped"]);
+        assert_eq!(i.positions, [0, 2]);
+        let e = err("2 3\n3 1 2\n3\n", InputFormat::Matrix);
+        assert_eq!(
+            e,
+            "t.dlx:2:1: the row declares 3 ones, but its line holds 2 column numbers"
+        );
+    }
+
+    #[test]
     fn bad_utf8_names_line_and_column() {
         let e = decode("f", b"ab\ncd\xff".to_vec()).unwrap_err();
         assert_eq!(e.to_string(), "f:2:3: invalid UTF-8: expected text");

@@ -52,7 +52,7 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<Status> {
             Ok(()) => "ok".to_string(),
             Err((line, why)) => {
                 all_valid = false;
-                format!("solution {} ({name}:{line}): {why}", k + 1)
+                format!("solution {} ({}:{line}): {why}", k + 1, escape(&name))
             }
         };
         writeln!(out, "{verdict}").context("cannot write to standard output")?;
@@ -308,6 +308,63 @@ mod tests {
         assert_eq!(
             v[1],
             Err((5, "no option of the problem matches '2 1'".to_string()))
+        );
+    }
+
+    /// The steps of checking `solutions` against `problem`.
+    fn steps(problem: &str, format: InputFormat, solutions: &str) -> u64 {
+        let before = exactly::work::steps();
+        let v = verdicts(problem, format, solutions);
+        assert!(v.iter().all(Result::is_ok), "{v:?}");
+        exactly::work::steps() - before
+    }
+
+    #[test]
+    fn checking_a_large_multiplicity_grows_linearly() {
+        // Every line matches the same group of k identical options.
+        let work = |k: usize| {
+            let problem = format!("{k}|a\n{}", "a\n".repeat(k));
+            steps(&problem, InputFormat::Dlx, &"a\n".repeat(k))
+        };
+        let (small, large) = (work(500), work(5000));
+        assert!(large <= 12 * small, "{small} -> {large}");
+    }
+
+    #[test]
+    fn identical_options_are_taken_in_turn() {
+        let v = verdicts("3|a\na\na\na\na\n", InputFormat::Dlx, "a\na\na\n\na\na\na\na\n");
+        assert_eq!(v[0], Ok(()));
+        assert_eq!(
+            v[1],
+            Err((
+                5,
+                "primary item 'a' is covered 4 times, but must be covered 3..=3 times".to_string()
+            ))
+        );
+        let v = verdicts("2|a\na\n", InputFormat::Dlx, "a\na\n");
+        assert_eq!(v[0], Err((1, "option 'a' (line 1) is chosen twice".to_string())));
+    }
+
+    #[test]
+    fn the_empty_solution_and_repeated_rows() {
+        let v = verdicts("0:1|a\na\n", InputFormat::Dlx, "| empty solution\n\na\n");
+        assert_eq!(v, [Ok(()), Ok(())]);
+        let v = verdicts("a\na\n", InputFormat::Dlx, "| empty solution\n");
+        assert!(v[0].is_err());
+        let v = verdicts(
+            "2 1\n1 1\n1 1\n",
+            InputFormat::Matrix,
+            "1 1\n\n1 1 | line 3\n\n1 1 | anything\n",
+        );
+        assert_eq!(v, [Ok(()), Ok(()), Ok(())]);
+    }
+
+    #[test]
+    fn names_in_verdicts_are_escaped() {
+        let v = verdicts("a\na\n", InputFormat::Dlx, "a\x1b\n");
+        assert_eq!(
+            v[0],
+            Err((1, "no option of the problem matches 'a\\u{1b}'".to_string()))
         );
     }
 }
