@@ -109,6 +109,9 @@ fn the_empty_solution_is_visible_in_every_format() {
     // Alone, the empty solution is the whole output.
     let out = solve_then_verify("only-empty.dlx", b"0:2|a\n", "dlx");
     assert_eq!(out, "| empty solution\n");
+    // With costs too.
+    let (status, out, _) = run(&["solve", "--best", "2", "-"], b"0:1|a\na |3\n");
+    assert_eq!((status, out.as_str()), (Some(0), "| cost 0\n| empty solution\n\n| cost 3\na |3\n"));
     // It is checked like any other: here `a` must be covered.
     let problem = file("needs-a.dlx", b"a\na\n");
     let (status, verdicts, _) = run(
