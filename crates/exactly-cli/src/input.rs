@@ -341,8 +341,16 @@ mod tests {
 
     #[test]
     fn matrix_records_are_lines() {
-        let i = parse("m", "\u{feff}3 2\r\n1 1\r\n0\r\n\r\n  1 2\r\n", InputFormat::Matrix).unwrap();
-        assert_eq!(i.warnings, ["m:3:1: warning: option 2 has no primary item; dropped"]);
+        let i = parse(
+            "m",
+            "\u{feff}3 2\r\n1 1\r\n0\r\n\r\n  1 2\r\n",
+            InputFormat::Matrix,
+        )
+        .unwrap();
+        assert_eq!(
+            i.warnings,
+            ["m:3:1: warning: option 2 has no primary item; dropped"]
+        );
         assert_eq!(i.positions, [0, 2]);
         let e = err("2 3\n3 1 2\n3\n", InputFormat::Matrix);
         assert_eq!(

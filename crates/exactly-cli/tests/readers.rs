@@ -53,7 +53,12 @@ fn a_matrix_row_that_disagrees_with_its_line_is_an_error_in_every_command() {
             "<stdin>:2:5: the row declares 1 ones, but its line holds 3 column numbers",
         ),
     ] {
-        for command in [&["solve"][..], &["count"], &["cover", "--min"], &["estimate"]] {
+        for command in [
+            &["solve"][..],
+            &["count"],
+            &["cover", "--min"],
+            &["estimate"],
+        ] {
             let args = [command, &["--input", "matrix", "-"]].concat();
             let (status, stdout, stderr) = run(&args, text.as_bytes());
             assert_eq!(status, Some(2), "{command:?} {text:?}: {stdout}{stderr}");
@@ -63,11 +68,20 @@ fn a_matrix_row_that_disagrees_with_its_line_is_an_error_in_every_command() {
     // `verify` reads its problem the same way.
     let solutions = file("row.solutions", b"1 1\n");
     let (status, _, stderr) = run(
-        &["verify", "--input", "matrix", "-", solutions.to_str().unwrap()],
+        &[
+            "verify",
+            "--input",
+            "matrix",
+            "-",
+            solutions.to_str().unwrap(),
+        ],
         b"2 3\n1 1 2\n1 3\n",
     );
     assert_eq!(status, Some(2));
-    assert!(stderr.contains("<stdin>:2:5: the row declares 1 ones"), "{stderr}");
+    assert!(
+        stderr.contains("<stdin>:2:5: the row declares 1 ones"),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -111,7 +125,10 @@ fn the_empty_solution_is_visible_in_every_format() {
     assert_eq!(out, "| empty solution\n");
     // With costs too.
     let (status, out, _) = run(&["solve", "--best", "2", "-"], b"0:1|a\na |3\n");
-    assert_eq!((status, out.as_str()), (Some(0), "| cost 0\n| empty solution\n\n| cost 3\na |3\n"));
+    assert_eq!(
+        (status, out.as_str()),
+        (Some(0), "| cost 0\n| empty solution\n\n| cost 3\na |3\n")
+    );
     // It is checked like any other: here `a` must be covered.
     let problem = file("needs-a.dlx", b"a\na\n");
     let (status, verdicts, _) = run(
@@ -119,7 +136,10 @@ fn the_empty_solution_is_visible_in_every_format() {
         b"| empty solution\n",
     );
     assert_eq!(status, Some(1));
-    assert!(verdicts.contains("primary item 'a' is covered 0 times"), "{verdicts}");
+    assert!(
+        verdicts.contains("primary item 'a' is covered 0 times"),
+        "{verdicts}"
+    );
 }
 
 #[test]
@@ -129,8 +149,14 @@ fn byte_order_marks_and_every_line_end_read_alike() {
     assert_eq!(status, Some(0));
     let variants: [Vec<u8>; 4] = [
         [b"\xef\xbb\xbf".as_slice(), &lf].concat(),
-        String::from_utf8(lf.clone()).unwrap().replace('\n', "\r\n").into_bytes(),
-        String::from_utf8(lf.clone()).unwrap().replace('\n', "\r").into_bytes(),
+        String::from_utf8(lf.clone())
+            .unwrap()
+            .replace('\n', "\r\n")
+            .into_bytes(),
+        String::from_utf8(lf.clone())
+            .unwrap()
+            .replace('\n', "\r")
+            .into_bytes(),
         b"\xef\xbb\xbfa b c\rc\r\na b\nb\ra".to_vec(),
     ];
     for text in &variants {
@@ -165,7 +191,13 @@ fn byte_order_marks_and_every_line_end_read_alike() {
 #[test]
 fn control_characters_in_names_are_escaped_in_messages() {
     let problem = b"a\x1b[2J b\na\x1b[2J b\nb c\x07\n";
-    for command in [&["solve"][..], &["count"], &["cover", "--min"], &["estimate"], &["plan"]] {
+    for command in [
+        &["solve"][..],
+        &["count"],
+        &["cover", "--min"],
+        &["estimate"],
+        &["plan"],
+    ] {
         let args = [command, &["-"]].concat();
         let (status, _, stderr) = run(&args, problem);
         assert_eq!(status, Some(2), "{command:?}");
@@ -181,15 +213,28 @@ fn control_characters_in_names_are_escaped_in_messages() {
         b"a\x1b b\na\x1b b\n",
     );
     assert_eq!(status, Some(1), "{stderr}");
-    assert!(!verdicts.contains('\x1b') && !stderr.contains('\x1b'), "{verdicts}{stderr}");
+    assert!(
+        !verdicts.contains('\x1b') && !stderr.contains('\x1b'),
+        "{verdicts}{stderr}"
+    );
     assert!(
         verdicts.contains("matches 'b\\u{1b} a\\u{1b}'") && verdicts.contains("esc\\u{1b}.txt"),
         "{verdicts}"
     );
-    // Errors from reading the solutions, and from opening files.
+    // The trace names items and options on stderr.
+    let (status, _, stderr) = run(&["solve", "--trace", "-"], b"a\x1b\na\x1b\n");
+    assert_eq!(status, Some(0));
+    assert!(
+        !stderr.contains('\x1b') && stderr.contains("a\\u{1b}"),
+        "{stderr}"
+    );
+    // Errors from opening files.
     let (status, _, stderr) = run(&["count", "no\x1bsuch"], b"");
     assert_eq!(status, Some(2));
-    assert!(!stderr.contains('\x1b') && stderr.contains("no\\u{1b}such"), "{stderr}");
+    assert!(
+        !stderr.contains('\x1b') && stderr.contains("no\\u{1b}such"),
+        "{stderr}"
+    );
 }
 
 proptest! {

@@ -146,7 +146,11 @@ pub fn lines(text: &str) -> impl Iterator<Item = &str> {
         let (line, next) = match rest.find(['\n', '\r']) {
             None => (rest, ""),
             Some(i) => {
-                let end = if rest[i..].starts_with("\r\n") { i + 2 } else { i + 1 };
+                let end = if rest[i..].starts_with("\r\n") {
+                    i + 2
+                } else {
+                    i + 1
+                };
                 (&rest[..i], &rest[end..])
             }
         };
@@ -212,8 +216,9 @@ pub struct Escaped<'a>(&'a str);
 
 impl fmt::Display for Escaped<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let unsafe_char =
-            |c: char| c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
+        let unsafe_char = |c: char| {
+            c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+        };
         let mut rest = self.0;
         while let Some(i) = rest.find(unsafe_char) {
             f.write_str(&rest[..i])?;
@@ -323,7 +328,11 @@ pub fn parse_dlx(text: &str) -> Result<Problem<String>, ParseError> {
                 .item(name)
                 .ok_or_else(|| err(n, col, BuildError::UnknownItem(name.to_string()).into()))?;
             if std::mem::replace(&mut seen[item.index()], n) == n {
-                return Err(err(n, col, BuildError::RepeatedItem(name.to_string()).into()));
+                return Err(err(
+                    n,
+                    col,
+                    BuildError::RepeatedItem(name.to_string()).into(),
+                ));
             }
             let color = match color {
                 None => ColorId::NONE,
@@ -480,7 +489,13 @@ pub fn parse_matrix(text: &str) -> Result<Problem<String>, ParseError> {
     }
     // Columns are allocated only as far as the data could back them: at most
     // one per token of the input, or a modest number no row mentions.
-    let too_large = || err(hn, cc, ParseErrorKind::TooLarge(format!("{columns} columns")));
+    let too_large = || {
+        err(
+            hn,
+            cc,
+            ParseErrorKind::TooLarge(format!("{columns} columns")),
+        )
+    };
     if columns > u64::from(u32::MAX) {
         return Err(too_large());
     }
@@ -495,7 +510,11 @@ pub fn parse_matrix(text: &str) -> Result<Problem<String>, ParseError> {
     for row in 1..=rows {
         let Some((n, line)) = next_record() else {
             let (line, column) = end;
-            return Err(err(line, column, expected("the number of ones in a row", "")));
+            return Err(err(
+                line,
+                column,
+                expected("the number of ones in a row", ""),
+            ));
         };
         let mut toks = tokens(line);
         let first = toks.next().unwrap_or_default();
@@ -553,9 +572,7 @@ pub fn parse_matrix(text: &str) -> Result<Problem<String>, ParseError> {
         b.primary(&j.to_string()).map_err(build)?;
     }
     for (label, cols) in options {
-        let items = cols
-            .into_iter()
-            .map(|c| (crate::ItemId(c), ColorId::NONE));
+        let items = cols.into_iter().map(|c| (crate::ItemId(c), ColorId::NONE));
         b.add_option(label, items).map_err(build)?;
     }
     b.build().map_err(build)
@@ -737,9 +754,15 @@ mod tests {
         // The header is one line too.
         let e = parse_matrix("2\n3\n").unwrap_err();
         assert_eq!((e.line, e.column), (1, 2));
-        assert_eq!(e.to_string(), "1:2: expected the number of columns, found nothing");
+        assert_eq!(
+            e.to_string(),
+            "1:2: expected the number of columns, found nothing"
+        );
         let e = parse_matrix("1 2 3\n1 1\n").unwrap_err();
-        assert_eq!((e.line, e.column, e.kind), (1, 5, ParseErrorKind::Trailing("3".into())));
+        assert_eq!(
+            (e.line, e.column, e.kind),
+            (1, 5, ParseErrorKind::Trailing("3".into()))
+        );
         // Blank lines between rows are skipped.
         let p = parse_matrix("\n2 2\n\n1 1\n\n1 2\n\n").unwrap();
         assert_eq!(p.num_options(), 2);
@@ -755,7 +778,12 @@ mod tests {
     #[test]
     fn line_ends_and_byte_order_marks() {
         let lf = parse_dlx("a b\na\nb\n").unwrap();
-        for text in ["\u{feff}a b\na\nb\n", "a b\r\na\r\nb\r\n", "a b\ra\rb\r", "a b\ra\r\nb"] {
+        for text in [
+            "\u{feff}a b\na\nb\n",
+            "a b\r\na\r\nb\r\n",
+            "a b\ra\rb\r",
+            "a b\ra\r\nb",
+        ] {
             let p = parse_dlx(text).unwrap();
             assert_eq!(p.num_options(), lf.num_options(), "{text:?}");
             assert_eq!(p.labels(), lf.labels(), "{text:?}");
@@ -784,7 +812,10 @@ mod tests {
         let e = parse_dlx("a | x\na \x00\n").unwrap_err();
         assert!(e.to_string().contains("'\\u{0}'"), "{e}");
         let e = parse_matrix("1 2\n1 \x1b\n").unwrap_err();
-        assert_eq!(e.to_string(), "2:3: expected a column number, found '\\u{1b}'");
+        assert_eq!(
+            e.to_string(),
+            "2:3: expected a column number, found '\\u{1b}'"
+        );
         for e in [
             BuildError::BadColorName("\x1b".into()).to_string(),
             BuildError::RepeatedItem("\x1b".into()).to_string(),

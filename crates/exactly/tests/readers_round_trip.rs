@@ -19,7 +19,9 @@ use proptest::prelude::*;
 
 /// What a reader made of a text: the options (labels and items) or where and
 /// why it failed.
-fn summary(result: &Result<Problem<String>, ParseError>) -> Result<Vec<(String, String, u64)>, (usize, usize, String)> {
+fn summary(
+    result: &Result<Problem<String>, ParseError>,
+) -> Result<Vec<(String, String, u64)>, (usize, usize, String)> {
     match result {
         Ok(p) => Ok(p
             .option_ids()
@@ -59,7 +61,10 @@ fn problem_strategy() -> impl Strategy<Value = Problem<()>> {
         proptest::collection::btree_set(name, 1..6),
         proptest::collection::btree_set(name, 0..3),
         proptest::collection::vec(
-            (proptest::collection::vec(any::<proptest::sample::Index>(), 1..5), 0u64..5),
+            (
+                proptest::collection::vec(any::<proptest::sample::Index>(), 1..5),
+                0u64..5,
+            ),
             0..8,
         ),
     )
@@ -73,7 +78,8 @@ fn problem_strategy() -> impl Strategy<Value = Problem<()>> {
                 items.push(b.secondary(s).unwrap());
             }
             for (picks, cost) in options {
-                let mut chosen: Vec<_> = picks.iter().map(|i| items[i.index(items.len())]).collect();
+                let mut chosen: Vec<_> =
+                    picks.iter().map(|i| items[i.index(items.len())]).collect();
                 chosen.sort_unstable();
                 chosen.dedup();
                 let entries = chosen.into_iter().map(|i| (i, exactly::ColorId::NONE));

@@ -75,7 +75,10 @@ fn long_matrix_rows_and_many_rows() {
         (text.len(), steps(|| parse_matrix(&text).unwrap()))
     });
     grows_linearly("many rows", 3000, |n| {
-        let text = format!("{n} {n}\n{}", (1..=n).map(|c| format!("1 {c}\n")).collect::<String>());
+        let text = format!(
+            "{n} {n}\n{}",
+            (1..=n).map(|c| format!("1 {c}\n")).collect::<String>()
+        );
         (text.len(), steps(|| parse_matrix(&text).unwrap()))
     });
 }

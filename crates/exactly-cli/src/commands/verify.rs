@@ -181,13 +181,22 @@ fn check(input: &Input, index: &OptionIndex, block: &Block<'_>) -> Result<(), (u
     let mut taken: HashMap<usize, usize> = HashMap::new();
     for &(n, text) in &block.lines {
         exactly::work::add(1);
-        let no_match = || (n, format!("no option of the problem matches '{}'", escape(text)));
+        let no_match = || {
+            (
+                n,
+                format!("no option of the problem matches '{}'", escape(text)),
+            )
+        };
         let group = index.lookup(text).ok_or_else(no_match)?;
         let ids = &index.groups[group];
         // Identical options are interchangeable: take one not chosen yet, or
         // the first again when all are (which `verify` reports as chosen twice).
         let used = taken.entry(group).or_default();
-        let id = ids.get(*used).or(ids.first()).copied().ok_or_else(no_match)?;
+        let id = ids
+            .get(*used)
+            .or(ids.first())
+            .copied()
+            .ok_or_else(no_match)?;
         *used += 1;
         line_of.entry(id).or_insert(n);
         chosen.push(id);
@@ -244,7 +253,10 @@ mod tests {
     fn blocks_split_on_blank_lines() {
         let b = blocks("\n| c\na b\n c \n\n\n| x\nd\n");
         let lines: Vec<_> = b.iter().map(|b| (b.first_line, b.lines.clone())).collect();
-        assert_eq!(lines, [(3, vec![(3, "a b"), (4, "c")]), (8, vec![(8, "d")])]);
+        assert_eq!(
+            lines,
+            [(3, vec![(3, "a b"), (4, "c")]), (8, vec![(8, "d")])]
+        );
         assert!(blocks("\n\n| only comments\n").is_empty());
         // The empty solution, alone or between others, and CR line ends.
         let b = blocks("a\r\r| empty solution\r\r| c\r\rb\r");
@@ -332,7 +344,11 @@ mod tests {
 
     #[test]
     fn identical_options_are_taken_in_turn() {
-        let v = verdicts("3|a\na\na\na\na\n", InputFormat::Dlx, "a\na\na\n\na\na\na\na\n");
+        let v = verdicts(
+            "3|a\na\na\na\na\n",
+            InputFormat::Dlx,
+            "a\na\na\n\na\na\na\na\n",
+        );
         assert_eq!(v[0], Ok(()));
         assert_eq!(
             v[1],
@@ -342,7 +358,10 @@ mod tests {
             ))
         );
         let v = verdicts("2|a\na\n", InputFormat::Dlx, "a\na\n");
-        assert_eq!(v[0], Err((1, "option 'a' (line 1) is chosen twice".to_string())));
+        assert_eq!(
+            v[0],
+            Err((1, "option 'a' (line 1) is chosen twice".to_string()))
+        );
     }
 
     #[test]
