@@ -17,11 +17,12 @@ use exactly::format::{parse_dlx, parse_matrix, write_dlx, ParseError};
 use exactly::{Problem, ProblemBuilder};
 use proptest::prelude::*;
 
-/// What a reader made of a text: the options (labels and items) or where and
-/// why it failed.
-fn summary(
-    result: &Result<Problem<String>, ParseError>,
-) -> Result<Vec<(String, String, u64)>, (usize, usize, String)> {
+/// What a reader made of a text: each option's label, items and cost, or
+/// the line, column and message of its error.
+type Summary = Result<Vec<(String, String, u64)>, (usize, usize, String)>;
+
+/// The [`Summary`] of a reader's result.
+fn summary(result: &Result<Problem<String>, ParseError>) -> Summary {
     match result {
         Ok(p) => Ok(p
             .option_ids()
