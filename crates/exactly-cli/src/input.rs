@@ -81,8 +81,14 @@ pub fn decode(name: &str, bytes: Vec<u8>) -> anyhow::Result<String> {
         let good = &e.as_bytes()[..e.utf8_error().valid_up_to()];
         // The prefix is valid UTF-8 by construction.
         let good = std::str::from_utf8(good).unwrap_or_default();
-        let line = good.matches('\n').count() + 1;
-        let column = good.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        // Lines and columns as the readers count them (`format::lines`):
+        // the bad byte is on the line after the last line end.
+        let line = format::lines(good).count().max(1)
+            + usize::from(
+                good.ends_with(['\n', '\r']) && !good.trim_start_matches('\u{feff}').is_empty(),
+            );
+        let last = good.rsplit(['\n', '\r']).next().unwrap_or_default();
+        let column = last.trim_start_matches('\u{feff}').chars().count() + 1;
         anyhow!("{name}:{line}:{column}: invalid UTF-8: expected text")
     })
 }
@@ -363,6 +369,21 @@ mod tests {
     fn bad_utf8_names_line_and_column() {
         let e = decode("f", b"ab\ncd\xff".to_vec()).unwrap_err();
         assert_eq!(e.to_string(), "f:2:3: invalid UTF-8: expected text");
+        for (bytes, at) in [
+            (&b"ab\rcd\xff"[..], "2:3"),
+            (b"ab\r\ncd\r\n\xff", "3:1"),
+            (b"ab\r\r\xff", "3:1"),
+            (b"\xef\xbb\xbfab\xff", "1:3"),
+            (b"\xef\xbb\xbf\xff", "1:1"),
+            (b"\xff", "1:1"),
+            (b"\n\xff", "2:1"),
+        ] {
+            let e = decode("f", bytes.to_vec()).unwrap_err();
+            assert_eq!(
+                e.to_string(),
+                format!("f:{at}: invalid UTF-8: expected text")
+            );
+        }
     }
 
     proptest! {

@@ -454,7 +454,7 @@ pub fn write_dlx<L>(problem: &Problem<L>, out: &mut impl Write) -> io::Result<()
 /// let p = exactly::format::parse_matrix("2 3\n2 1 3\n1 2\n")?;
 /// assert_eq!((p.num_items(), p.num_options()), (3, 2));
 /// let e = exactly::format::parse_matrix("2 3\n2 1 3 2\n1 2\n").unwrap_err();
-/// assert_eq!((e.line, e.column), (2, 9));
+/// assert_eq!((e.line, e.column), (2, 7));
 /// # Ok::<(), exactly::format::ParseError>(())
 /// ```
 pub fn parse_matrix(text: &str) -> Result<Problem<String>, ParseError> {
