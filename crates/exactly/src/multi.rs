@@ -388,9 +388,17 @@ impl<'p, L> Search<'p, L> {
                             }
                         }
                         Ok(Some((item, tries, none_allowed))) => {
+                            // Below a level on the same item, every option
+                            // before that level's cursor is excluded: start
+                            // there (`k|a` with k copies of `a` is then
+                            // linear, not quadratic, in k).
+                            let pos = match stack.last() {
+                                Some(parent) if parent.item == item => parent.pos,
+                                _ => self.options_of(item).start,
+                            };
                             stack.push(Frame {
                                 item,
-                                pos: self.options_of(item).start,
+                                pos,
                                 len: tries as usize,
                                 next: 0,
                                 current: None,
