@@ -16,7 +16,7 @@ use std::path::Path;
 
 use anyhow::{anyhow, Context};
 use clap::ValueEnum;
-use exactly::format::{self, ParseError, ParseErrorKind};
+use exactly::format::{self, ParseError};
 use exactly::{Problem, Warning};
 
 /// The `--input` choices.
@@ -81,8 +81,14 @@ pub fn decode(name: &str, bytes: Vec<u8>) -> anyhow::Result<String> {
         let good = &e.as_bytes()[..e.utf8_error().valid_up_to()];
         // The prefix is valid UTF-8 by construction.
         let good = std::str::from_utf8(good).unwrap_or_default();
-        let line = good.matches('\n').count() + 1;
-        let column = good.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        // Lines and columns as the readers count them (`format::lines`):
+        // the bad byte is on the line after the last line end.
+        let line = format::lines(good).count().max(1)
+            + usize::from(
+                good.ends_with(['\n', '\r']) && !good.trim_start_matches('\u{feff}').is_empty(),
+            );
+        let last = good.rsplit(['\n', '\r']).next().unwrap_or_default();
+        let column = last.trim_start_matches('\u{feff}').chars().count() + 1;
         anyhow!("{name}:{line}:{column}: invalid UTF-8: expected text")
     })
 }
@@ -102,7 +108,7 @@ pub fn parse(name: &str, text: &str, format: InputFormat) -> anyhow::Result<Inpu
         InputFormat::Dlx => match format::parse_dlx(text) {
             Ok(p) => (Format::Dlx, p),
             Err(e) => {
-                if looks_like_matrix(text) && parse_matrix(text).is_ok() {
+                if looks_like_matrix(text) && format::parse_matrix(text).is_ok() {
                     return Err(anyhow!(
                         "{} (this input reads as the matrix format: try --input matrix)",
                         at(&e)
@@ -113,11 +119,11 @@ pub fn parse(name: &str, text: &str, format: InputFormat) -> anyhow::Result<Inpu
         },
         InputFormat::Matrix => (
             Format::Matrix,
-            parse_matrix(text).map_err(|e| anyhow!(at(&e)))?,
+            format::parse_matrix(text).map_err(|e| anyhow!(at(&e)))?,
         ),
         InputFormat::Auto => {
             if looks_like_matrix(text) {
-                match parse_matrix(text) {
+                match format::parse_matrix(text) {
                     Ok(p) => (Format::Matrix, p),
                     Err(me) => match format::parse_dlx(text) {
                         Ok(p) => (Format::Dlx, p),
@@ -142,18 +148,24 @@ pub fn parse(name: &str, text: &str, format: InputFormat) -> anyhow::Result<Inpu
         Format::Dlx => dlx_records(text),
         Format::Matrix => matrix_records(text),
     };
-    let dropped: Vec<usize> = problem
+    // The dropped positions come in increasing order: one pass skips them.
+    let mut dropped = problem
         .warnings()
         .iter()
         .filter_map(|w| match w {
             Warning::OptionWithoutPrimary { position } => Some(*position),
             _ => None,
         })
-        .collect();
-    let positions = (0..)
-        .filter(|p| !dropped.contains(p))
-        .take(problem.num_options())
-        .collect();
+        .peekable();
+    let mut positions = Vec::with_capacity(problem.num_options());
+    let mut p = 0;
+    while positions.len() < problem.num_options() {
+        if dropped.next_if_eq(&p).is_none() {
+            positions.push(p);
+        }
+        p += 1;
+    }
+    exactly::work::add(p as u64);
     let warnings = problem
         .warnings()
         .iter()
@@ -196,36 +208,10 @@ fn is_comment_or_blank(line: &str) -> bool {
     t.is_empty() || t.starts_with('|')
 }
 
-/// Blank-separated tokens of a line with their 1-based columns (in characters).
-fn tokens(line: &str) -> impl Iterator<Item = (usize, &str)> + '_ {
-    let mut column = 0;
-    let mut start: Option<(usize, usize)> = None;
-    let mut chars = line.char_indices();
-    std::iter::from_fn(move || loop {
-        match chars.next() {
-            Some((i, c)) => {
-                column += 1;
-                match (c.is_whitespace(), start) {
-                    (false, None) => start = Some((i, column)),
-                    (true, Some((s, col))) => {
-                        start = None;
-                        return Some((col, &line[s..i]));
-                    }
-                    _ => {}
-                }
-            }
-            None => {
-                let (s, col) = start.take()?;
-                return Some((col, &line[s..]));
-            }
-        }
-    })
-}
-
 /// Where each option of a DLX text starts: the first non-blank character of
 /// every non-comment, non-blank line after the item line.
 fn dlx_records(text: &str) -> Vec<Location> {
-    text.lines()
+    format::lines(text)
         .enumerate()
         .filter(|(_, l)| !is_comment_or_blank(l))
         .skip(1)
@@ -236,67 +222,28 @@ fn dlx_records(text: &str) -> Vec<Location> {
         .collect()
 }
 
-/// Where each row of a matrix text starts: the token giving its number of ones.
+/// Where each row of a matrix text starts: the first token of every
+/// non-blank line after the header.
 fn matrix_records(text: &str) -> Vec<Location> {
-    let mut toks = text.lines().enumerate().flat_map(|(i, l)| {
-        tokens(l).map(move |(column, t)| {
-            (
-                Location {
-                    line: i + 1,
-                    column,
-                },
-                t,
-            )
+    format::lines(text)
+        .enumerate()
+        .filter_map(|(i, l)| {
+            format::tokens(l).next().map(|(column, _)| Location {
+                line: i + 1,
+                column,
+            })
         })
-    });
-    let mut records = Vec::new();
-    let rows = toks.next().and_then(|(_, t)| t.parse::<u64>().ok());
-    let _columns = toks.next();
-    for _ in 0..rows.unwrap_or(0) {
-        let Some((at, t)) = toks.next() else { break };
-        records.push(at);
-        let ones = t.parse::<usize>().unwrap_or(0);
-        if ones > 0 && toks.nth(ones - 1).is_none() {
-            break;
-        }
-    }
-    records
+        .skip(1)
+        .collect()
 }
 
 /// True when the first non-blank line holds exactly two non-negative integers.
 pub fn looks_like_matrix(text: &str) -> bool {
-    let Some(first) = text.lines().find(|l| !l.trim().is_empty()) else {
+    let Some(first) = format::lines(text).find(|l| !l.trim().is_empty()) else {
         return false;
     };
     let toks: Vec<&str> = first.split_whitespace().collect();
     toks.len() == 2 && toks.iter().all(|t| t.parse::<u64>().is_ok())
-}
-
-/// Headers may claim at most this many columns more than the input has
-/// tokens (the columns beyond the tokens can never be covered).
-const MAX_UNUSED_COLUMNS: u64 = 1 << 20;
-
-/// Reads the matrix format, first refusing headers that claim far more
-/// columns than the input could use (building them would exhaust memory).
-fn parse_matrix(text: &str) -> Result<Problem<String>, ParseError> {
-    let mut toks = text
-        .lines()
-        .enumerate()
-        .flat_map(|(i, l)| tokens(l).map(move |(c, t)| (i + 1, c, t)));
-    let _rows = toks.next();
-    if let Some((line, column, t)) = toks.next() {
-        if let Ok(columns) = t.parse::<u64>() {
-            let available = text.split_whitespace().count() as u64;
-            if columns > MAX_UNUSED_COLUMNS.max(available) || columns > u64::from(u32::MAX) {
-                return Err(ParseError {
-                    line,
-                    column,
-                    kind: ParseErrorKind::TooLarge(format!("{columns} columns")),
-                });
-            }
-        }
-    }
-    format::parse_matrix(text)
 }
 
 #[cfg(test)]
@@ -311,13 +258,6 @@ mod tests {
             Ok(_) => panic!("expected an error for {text:?}"),
             Err(e) => e.to_string(),
         }
-    }
-
-    #[test]
-    fn tokens_have_character_columns() {
-        let t: Vec<_> = tokens("  ab\tc  é d ").collect();
-        assert_eq!(t, [(3, "ab"), (6, "c"), (9, "é"), (11, "d")]);
-        assert_eq!(tokens("").count(), 0);
     }
 
     #[test]
@@ -343,7 +283,7 @@ mod tests {
         assert_eq!(
             e,
             "t.dlx:2:1: unknown item '1' (nor is it the matrix format: \
-             t.dlx:2:4: expected the number of ones in a row, found '')"
+             t.dlx:2:4: expected the number of ones in a row, found nothing)"
         );
     }
 
@@ -392,9 +332,58 @@ mod tests {
     }
 
     #[test]
+    fn dropped_options_are_numbered_in_linear_time() {
+        let work = |n: usize| {
+            let text = format!("a | x\n{}a\n", "x\n".repeat(n));
+            let before = exactly::work::steps();
+            let i = parse("d", &text, InputFormat::Dlx).unwrap();
+            assert_eq!(i.positions, [n]);
+            assert_eq!(i.warnings.len(), n);
+            exactly::work::steps() - before
+        };
+        let (small, large) = (work(2000), work(20_000));
+        assert!(large <= 12 * small, "{small} -> {large}");
+    }
+
+    #[test]
+    fn matrix_records_are_lines() {
+        let i = parse(
+            "m",
+            "\u{feff}3 2\r\n1 1\r\n0\r\n\r\n  1 2\r\n",
+            InputFormat::Matrix,
+        )
+        .unwrap();
+        assert_eq!(
+            i.warnings,
+            ["m:3:1: warning: option 2 has no primary item; dropped"]
+        );
+        assert_eq!(i.positions, [0, 2]);
+        let e = err("2 3\n3 1 2\n3\n", InputFormat::Matrix);
+        assert_eq!(
+            e,
+            "t.dlx:2:1: the row declares 3 ones, but its line holds 2 column numbers"
+        );
+    }
+
+    #[test]
     fn bad_utf8_names_line_and_column() {
         let e = decode("f", b"ab\ncd\xff".to_vec()).unwrap_err();
         assert_eq!(e.to_string(), "f:2:3: invalid UTF-8: expected text");
+        for (bytes, at) in [
+            (&b"ab\rcd\xff"[..], "2:3"),
+            (b"ab\r\ncd\r\n\xff", "3:1"),
+            (b"ab\r\r\xff", "3:1"),
+            (b"\xef\xbb\xbfab\xff", "1:3"),
+            (b"\xef\xbb\xbf\xff", "1:1"),
+            (b"\xff", "1:1"),
+            (b"\n\xff", "2:1"),
+        ] {
+            let e = decode("f", bytes.to_vec()).unwrap_err();
+            assert_eq!(
+                e.to_string(),
+                format!("f:{at}: invalid UTF-8: expected text")
+            );
+        }
     }
 
     proptest! {

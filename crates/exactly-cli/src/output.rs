@@ -1,11 +1,14 @@
 //! Printing solutions in the `--format` of the user's choice.
 //!
 //! - `knuth` (the default): each chosen option as its line in the input,
-//!   solutions separated by a blank line. `exactly verify` reads this back.
+//!   solutions separated by a blank line. A solution that chooses no option
+//!   (a problem whose primary items may all stay uncovered) is the comment
+//!   line `| empty solution`. `exactly verify` reads this back.
 //! - `json`: one JSON object per line,
 //!   `{"solution": k, "options": [lines...], "indices": [i...]}`, with `k`
 //!   counting solutions from 1.
-//! - `indices`: one line per solution, the option indices separated by blanks.
+//! - `indices`: one line per solution, the option indices separated by
+//!   blanks (an empty line for the empty solution).
 //!
 //! Indices count the option records of the input from 0 in file order (DLX
 //! option lines, or matrix rows) for both input formats; an option dropped
@@ -22,6 +25,11 @@ use indicatif::ProgressBar;
 use serde::Serialize;
 
 use crate::input::Input;
+
+/// The line that stands for a solution choosing no option in the `knuth`
+/// format (a comment to DLX readers; `exactly verify` reads it as the empty
+/// solution).
+pub const EMPTY_SOLUTION: &str = "| empty solution";
 
 /// The `--format` choices.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -84,6 +92,10 @@ impl<'a, W: Write> Printer<'a, W> {
                 }
                 for &o in solution.options() {
                     self.line.push_str(problem.label(o));
+                    self.line.push('\n');
+                }
+                if solution.options().is_empty() {
+                    self.line.push_str(EMPTY_SOLUTION);
                     self.line.push('\n');
                 }
             }

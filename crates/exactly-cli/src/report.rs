@@ -51,9 +51,21 @@ pub fn line(text: &str) {
     let _ = err.write_all(b"\n");
 }
 
-/// Writes `exactly: text` to stderr.
+/// Writes `exactly: text` to stderr. Control characters other than line
+/// ends are written as escapes (`\u{1b}`), so that no message sends bytes
+/// from the input raw to a terminal.
 pub fn message(text: &str) {
-    line(&format!("exactly: {text}"));
+    let mut shown = String::with_capacity(text.len() + 9);
+    shown.push_str("exactly: ");
+    for l in text.split_inclusive('\n') {
+        let (body, end) = match l.strip_suffix('\n') {
+            Some(body) => (body, "\n"),
+            None => (l, ""),
+        };
+        shown.push_str(&exactly::format::escape(body).to_string());
+        shown.push_str(end);
+    }
+    line(&shown);
 }
 
 /// True when the error comes from writing to a closed pipe.

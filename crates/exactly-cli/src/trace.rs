@@ -112,7 +112,8 @@ impl<'p> Tracer<'p> {
             _ => return None,
         };
         let indent = "  ".repeat(level as usize);
-        Some(format!("{indent}{text}"))
+        // Names and labels come from the input: never raw control characters.
+        Some(format!("{indent}{}", exactly::format::escape(&text)))
     }
 }
 

@@ -26,6 +26,7 @@ use std::fmt;
 use std::io::{self, Write};
 
 use crate::problem::{is_valid_name, BuildError, ColorId, ItemKind, Problem, ProblemBuilder};
+use crate::work;
 
 /// A parse error at a 1-based line and column.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -68,17 +69,17 @@ pub enum ParseErrorKind {
     #[error("the item line has a second '|'")]
     SecondBar,
     /// A malformed name.
-    #[error("bad name '{0}': expected a run of non-blank characters without ':' or '|'")]
+    #[error("bad name '{}': expected a run of non-blank characters without ':' or '|'", escape(.0))]
     BadName(String),
     /// Malformed multiplicity bounds: `u|name` and `v:u|name` need decimal
     /// numbers with `v <= u` and `u >= 1`, and only primary items take them.
-    #[error("bad multiplicity '{0}': expected 'u|name' or 'v:u|name' with 0 <= v <= u, u >= 1, on a primary item")]
+    #[error("bad multiplicity '{}': expected 'u|name' or 'v:u|name' with 0 <= v <= u, u >= 1, on a primary item", escape(.0))]
     Multiplicity(String),
     /// A malformed cost token.
-    #[error("bad cost '{0}': expected '|' followed by a non-negative integer")]
+    #[error("bad cost '{}': expected '|' followed by a non-negative integer", escape(.0))]
     BadCost(String),
     /// A malformed number.
-    #[error("expected {expected}, found '{found}'")]
+    #[error("expected {expected}, found {}", found_text(found))]
     Expected {
         /// What was expected.
         expected: &'static str,
@@ -86,7 +87,7 @@ pub enum ParseErrorKind {
         found: String,
     },
     /// Trailing tokens.
-    #[error("unexpected '{0}' after the end of the record")]
+    #[error("unexpected '{}' after the end of the record", escape(.0))]
     Trailing(String),
     /// A column number out of range.
     #[error("column {column} is out of range 1..={columns}")]
@@ -96,6 +97,15 @@ pub enum ParseErrorKind {
         /// The number of columns in the header.
         columns: u64,
     },
+    /// A matrix row whose line does not hold the number of column numbers
+    /// it declares.
+    #[error("the row declares {declared} ones, but its line holds {found} column numbers")]
+    RowLength {
+        /// The number of ones the row declares.
+        declared: u64,
+        /// The column numbers on its line.
+        found: u64,
+    },
     /// The header claims sizes the data does not back.
     #[error("the header claims {0}, more than this reader accepts")]
     TooLarge(String),
@@ -104,33 +114,120 @@ pub enum ParseErrorKind {
     Build(#[from] BuildError),
 }
 
+/// What an [`ParseErrorKind::Expected`] error found: the token, quoted and
+/// escaped, or `nothing` at the end of a line or of the input.
+fn found_text(found: &str) -> String {
+    if found.is_empty() {
+        "nothing".to_string()
+    } else {
+        format!("'{}'", escape(found))
+    }
+}
+
 /// Largest column count accepted from a matrix header when the rows do not
 /// mention that many columns.
 const MAX_UNUSED_COLUMNS: u64 = 1 << 20;
 
-/// Tokens of one line with their 1-based columns.
-fn tokens(line: &str) -> impl Iterator<Item = (usize, &str)> {
-    let mut rest = line.char_indices().peekable();
+/// The lines of a text, as every reader here sees them: a line ends at `\n`,
+/// `\r\n` or a lone `\r` (old Mac files), and a UTF-8 byte-order mark at the
+/// start is skipped. Like [`str::lines`], a final line end does not start
+/// another line.
+///
+/// ```
+/// let l: Vec<_> = exactly::format::lines("\u{feff}a\r\nb\rc\n\nd").collect();
+/// assert_eq!(l, ["a", "b", "c", "", "d"]);
+/// ```
+pub fn lines(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = text.strip_prefix('\u{feff}').unwrap_or(text);
     std::iter::from_fn(move || {
-        while let Some(&(_, c)) = rest.peek() {
-            if c.is_whitespace() {
-                rest.next();
-            } else {
-                break;
-            }
+        if rest.is_empty() {
+            return None;
         }
-        let &(start, _) = rest.peek()?;
-        let mut end = line.len();
-        while let Some(&(i, c)) = rest.peek() {
-            if c.is_whitespace() {
-                end = i;
-                break;
+        let (line, next) = match rest.find(['\n', '\r']) {
+            None => (rest, ""),
+            Some(i) => {
+                let end = if rest[i..].starts_with("\r\n") {
+                    i + 2
+                } else {
+                    i + 1
+                };
+                (&rest[..i], &rest[end..])
             }
-            rest.next();
-        }
-        let column = line[..start].chars().count() + 1;
-        Some((column, &line[start..end]))
+        };
+        work::add((rest.len() - next.len()) as u64);
+        rest = next;
+        Some(line)
     })
+}
+
+/// The blank-separated tokens of one line with their 1-based columns (in
+/// characters), in one pass over the line.
+///
+/// ```
+/// let t: Vec<_> = exactly::format::tokens("  ab\tc  é d ").collect();
+/// assert_eq!(t, [(3, "ab"), (6, "c"), (9, "é"), (11, "d")]);
+/// ```
+pub fn tokens(line: &str) -> impl Iterator<Item = (usize, &str)> + '_ {
+    let mut column = 0;
+    let mut counted = 0;
+    let mut start: Option<(usize, usize)> = None;
+    let mut chars = line.char_indices();
+    std::iter::from_fn(move || loop {
+        match chars.next() {
+            Some((i, c)) => {
+                column += 1;
+                match (c.is_whitespace(), start) {
+                    (false, None) => start = Some((i, column)),
+                    (true, Some((s, col))) => {
+                        start = None;
+                        work::add((column - counted) as u64);
+                        counted = column;
+                        return Some((col, &line[s..i]));
+                    }
+                    _ => {}
+                }
+            }
+            None => {
+                work::add((column - counted) as u64);
+                counted = column;
+                let (s, col) = start.take()?;
+                return Some((col, &line[s..]));
+            }
+        }
+    })
+}
+
+/// Shows a name or a line from the input inside a message: control
+/// characters (escape, NUL, backspace...) and the bidirectional overrides
+/// are written as escapes such as `\u{1b}`, so that a message never sends
+/// them raw to a terminal.
+///
+/// ```
+/// assert_eq!(exactly::format::escape("a\u{1b}[2Jb").to_string(), "a\\u{1b}[2Jb");
+/// assert_eq!(exactly::format::escape("r1c1").to_string(), "r1c1");
+/// ```
+pub fn escape(text: &str) -> Escaped<'_> {
+    Escaped(text)
+}
+
+/// Text shown with its control characters escaped: see [`escape`].
+#[derive(Clone, Copy, Debug)]
+pub struct Escaped<'a>(&'a str);
+
+impl fmt::Display for Escaped<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let unsafe_char = |c: char| {
+            c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+        };
+        let mut rest = self.0;
+        while let Some(i) = rest.find(unsafe_char) {
+            f.write_str(&rest[..i])?;
+            let c = rest[i..].chars().next().unwrap_or_default();
+            write!(f, "{}", c.escape_default())?;
+            rest = &rest[i + c.len_utf8()..];
+        }
+        f.write_str(rest)
+    }
 }
 
 fn is_comment_or_blank(line: &str) -> bool {
@@ -140,6 +237,9 @@ fn is_comment_or_blank(line: &str) -> bool {
 
 /// Reads Knuth's DLX format. Each option's label is its line, trimmed.
 ///
+/// Lines may end in `\n`, `\r\n` or `\r`, and a byte-order mark at the start
+/// is skipped (see [`lines`]). Reading takes time linear in the text.
+///
 /// ```
 /// let p = exactly::format::parse_dlx("a b | x\na x:0\nb x:1\n")?;
 /// assert_eq!((p.num_items(), p.num_primary(), p.num_options()), (3, 2, 2));
@@ -147,18 +247,16 @@ fn is_comment_or_blank(line: &str) -> bool {
 /// # Ok::<(), exactly::format::ParseError>(())
 /// ```
 pub fn parse_dlx(text: &str) -> Result<Problem<String>, ParseError> {
-    let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l));
+    let mut lines = lines(text).enumerate().map(|(i, l)| (i + 1, l));
     let mut b = ProblemBuilder::new();
     let err = |line, column, kind| ParseError { line, column, kind };
     // The item line.
+    let mut last = 1;
     let (item_line_no, item_line) = loop {
         match lines.next() {
-            None => {
-                let last = text.lines().count().max(1);
-                return Err(err(last, 1, ParseErrorKind::NoItems));
-            }
+            None => return Err(err(last, 1, ParseErrorKind::NoItems)),
             Some((n, l)) if !is_comment_or_blank(l) => break (n, l),
-            Some(_) => {}
+            Some((n, _)) => last = n,
         }
     };
     let mut secondary = false;
@@ -199,7 +297,9 @@ pub fn parse_dlx(text: &str) -> Result<Problem<String>, ParseError> {
         };
         r.map_err(|e| err(item_line_no, col, e.into()))?;
     }
-    // The options.
+    // The options. `seen[i]` is the number of the last option line that
+    // named item `i`, so a repeated item is found in constant time.
+    let mut seen = vec![0usize; b.num_items()];
     let mut entries = Vec::new();
     for (n, line) in lines {
         if is_comment_or_blank(line) {
@@ -227,8 +327,19 @@ pub fn parse_dlx(text: &str) -> Result<Problem<String>, ParseError> {
             let item = b
                 .item(name)
                 .ok_or_else(|| err(n, col, BuildError::UnknownItem(name.to_string()).into()))?;
+            if std::mem::replace(&mut seen[item.index()], n) == n {
+                return Err(err(
+                    n,
+                    col,
+                    BuildError::RepeatedItem(name.to_string()).into(),
+                ));
+            }
             let color = match color {
                 None => ColorId::NONE,
+                Some(_) if b.item_kind(item) == ItemKind::Primary => {
+                    let name = name.to_string();
+                    return Err(err(n, col, BuildError::ColorOnPrimary(name).into()));
+                }
                 Some(c) => {
                     let color_col = col + name.chars().count() + 1;
                     if !is_valid_name(c) {
@@ -237,26 +348,11 @@ pub fn parse_dlx(text: &str) -> Result<Problem<String>, ParseError> {
                     b.color(c).map_err(|e| err(n, color_col, e.into()))?
                 }
             };
-            entries.push((col, item, color));
+            entries.push((item, color));
         }
+        work::add(entries.len() as u64);
         let label = line.trim().to_string();
-        // Check entries one at a time so that an error names its column.
-        let mut checked = Vec::with_capacity(entries.len());
-        for (k, &(col, item, color)) in entries.iter().enumerate() {
-            if entries[..k].iter().any(|&(_, it, _)| it == item) {
-                let name = b.item_name(item).to_string();
-                return Err(err(n, col, BuildError::RepeatedItem(name).into()));
-            }
-            checked.push((item, color));
-        }
-        if let Some(&(col, item, _)) = entries
-            .iter()
-            .find(|&&(_, item, color)| !color.is_none() && b.item_kind(item) == ItemKind::Primary)
-        {
-            let name = b.item_name(item).to_string();
-            return Err(err(n, col, BuildError::ColorOnPrimary(name).into()));
-        }
-        b.add_option_with_cost(label, cost, checked)
+        b.add_option_with_cost(label, cost, entries.iter().copied())
             .map_err(|e| err(n, 1, e.into()))?;
     }
     b.build().map_err(|e| err(item_line_no, 1, e.into()))
@@ -345,119 +441,141 @@ pub fn write_dlx<L>(problem: &Problem<L>, out: &mut impl Write) -> io::Result<()
     Ok(())
 }
 
-/// Reads the HUST 1017 matrix format. Items are named `1`..`M`; each option's
-/// label is its line, trimmed.
+/// Reads the HUST 1017 matrix format. Items are named `1`..`M`.
+///
+/// The header is the first non-blank line, `N M`; each row is the next
+/// non-blank line, `k c1 ... ck`, and must hold exactly the `k` column
+/// numbers it declares (a row never continues on another line). Lines end as
+/// [`lines`] says. Each option's label is its line, trimmed; a row whose line
+/// repeats an earlier row's gets ` | line L` appended, so that every label
+/// is unique.
 ///
 /// ```
 /// let p = exactly::format::parse_matrix("2 3\n2 1 3\n1 2\n")?;
 /// assert_eq!((p.num_items(), p.num_options()), (3, 2));
+/// let e = exactly::format::parse_matrix("2 3\n2 1 3 2\n1 2\n").unwrap_err();
+/// assert_eq!((e.line, e.column), (2, 7));
 /// # Ok::<(), exactly::format::ParseError>(())
 /// ```
 pub fn parse_matrix(text: &str) -> Result<Problem<String>, ParseError> {
-    let mut toks = text
-        .lines()
+    let err = |line, column, kind| ParseError { line, column, kind };
+    let expected = |expected, found: &str| ParseErrorKind::Expected {
+        expected,
+        found: found.to_string(),
+    };
+    let number = |(column, t): (usize, &str), line, what| -> Result<u64, ParseError> {
+        t.parse::<u64>()
+            .map_err(|_| err(line, column, expected(what, t)))
+    };
+    let end = lines(text)
         .enumerate()
-        .flat_map(|(i, l)| tokens(l).map(move |(c, t)| (i + 1, c, t)));
-    let end = {
-        let n = text.lines().count().max(1);
-        let c = text.lines().last().map_or(0, |l| l.chars().count()) + 1;
-        (n, c)
+        .last()
+        .map_or((1, 1), |(i, l)| (i + 1, l.chars().count() + 1));
+    let mut lines = lines(text).enumerate().map(|(i, l)| (i + 1, l));
+    let mut next_record = || lines.find(|(_, l)| !l.trim().is_empty());
+    // The header.
+    let Some((hn, header)) = next_record() else {
+        return Err(err(1, 1, expected("the number of rows", "")));
     };
-    let mut number = |expected: &'static str| -> Result<(u64, usize, usize), ParseError> {
-        match toks.next() {
-            None => Err(ParseError {
-                line: end.0,
-                column: end.1,
-                kind: ParseErrorKind::Expected {
-                    expected,
-                    found: String::new(),
-                },
-            }),
-            Some((line, column, t)) => {
-                t.parse::<u64>()
-                    .map(|v| (v, line, column))
-                    .map_err(|_| ParseError {
-                        line,
-                        column,
-                        kind: ParseErrorKind::Expected {
-                            expected,
-                            found: t.to_string(),
-                        },
-                    })
-            }
-        }
+    let mut toks = tokens(header);
+    let rows = number(toks.next().unwrap_or_default(), hn, "the number of rows")?;
+    let Some((cc, ct)) = toks.next() else {
+        let column = header.trim_end().chars().count() + 1;
+        return Err(err(hn, column, expected("the number of columns", "")));
     };
-    let (rows, _, _) = number("the number of rows")?;
-    let (columns, cl, cc) = number("the number of columns")?;
-    let all_lines: Vec<&str> = text.lines().collect();
-    let mut seen = std::collections::HashSet::new();
-    let mut options: Vec<(String, Vec<u64>)> = Vec::new();
-    for _ in 0..rows {
-        let (count, line, _) = number("the number of ones in a row")?;
+    let columns = number((cc, ct), hn, "the number of columns")?;
+    if let Some((column, t)) = toks.next() {
+        return Err(err(hn, column, ParseErrorKind::Trailing(t.to_string())));
+    }
+    // Columns are allocated only as far as the data could back them: at most
+    // one per token of the input, or a modest number no row mentions.
+    let too_large = || {
+        err(
+            hn,
+            cc,
+            ParseErrorKind::TooLarge(format!("{columns} columns")),
+        )
+    };
+    if columns > u64::from(u32::MAX) {
+        return Err(too_large());
+    }
+    if columns > MAX_UNUSED_COLUMNS && columns > text.split_whitespace().count() as u64 {
+        return Err(too_large());
+    }
+    // `seen[c]` is the last row that named column `c`.
+    let mut seen = vec![0u64; columns as usize];
+    let mut labels = std::collections::HashSet::new();
+    let mut options: Vec<(String, Vec<u32>)> = Vec::new();
+    let mut entries: u64 = 0;
+    for row in 1..=rows {
+        let Some((n, line)) = next_record() else {
+            let (line, column) = end;
+            return Err(err(
+                line,
+                column,
+                expected("the number of ones in a row", ""),
+            ));
+        };
+        let mut toks = tokens(line);
+        let first = toks.next().unwrap_or_default();
+        let count = number(first, n, "the number of ones in a row")?;
         let mut cols = Vec::new();
-        for _ in 0..count {
-            let (c, l, col) = number("a column number")?;
+        while let Some((column, t)) = toks.next() {
+            if cols.len() as u64 == count {
+                let found = count + 1 + toks.count() as u64;
+                let kind = ParseErrorKind::RowLength {
+                    declared: count,
+                    found,
+                };
+                return Err(err(n, column, kind));
+            }
+            let c = number((column, t), n, "a column number")?;
             if c == 0 || c > columns {
-                return Err(ParseError {
-                    line: l,
-                    column: col,
-                    kind: ParseErrorKind::ColumnRange { column: c, columns },
-                });
+                let kind = ParseErrorKind::ColumnRange { column: c, columns };
+                return Err(err(n, column, kind));
             }
-            if !seen.insert(c) {
-                return Err(ParseError {
-                    line: l,
-                    column: col,
-                    kind: BuildError::RepeatedItem(c.to_string()).into(),
-                });
+            if std::mem::replace(&mut seen[c as usize - 1], row) == row {
+                let kind = BuildError::RepeatedItem(c.to_string()).into();
+                return Err(err(n, column, kind));
             }
-            cols.push(c - 1);
+            // In range: `c <= columns <= u32::MAX`.
+            cols.push((c - 1) as u32);
         }
-        seen.clear();
-        let label = all_lines.get(line - 1).map_or("", |l| l.trim()).to_string();
+        if (cols.len() as u64) < count {
+            let kind = ParseErrorKind::RowLength {
+                declared: count,
+                found: cols.len() as u64,
+            };
+            return Err(err(n, first.0, kind));
+        }
+        work::add(cols.len() as u64 + 1);
+        entries += cols.len() as u64;
+        let text = line.trim();
+        let label = if labels.insert(text) {
+            text.to_string()
+        } else {
+            format!("{text} | line {n}")
+        };
         options.push((label, cols));
     }
-    if let Some((line, column, t)) = toks.next() {
-        return Err(ParseError {
-            line,
-            column,
-            kind: ParseErrorKind::Trailing(t.to_string()),
-        });
+    if let Some((n, line)) = next_record() {
+        let (column, t) = tokens(line).next().unwrap_or_default();
+        return Err(err(n, column, ParseErrorKind::Trailing(t.to_string())));
     }
-    // Items are allocated only as far as the data backs them: at most one per
-    // entry read, or a modest number of columns no row mentions.
-    let entries: u64 = options.iter().map(|(_, c)| c.len() as u64).sum();
-    if columns > entries.max(MAX_UNUSED_COLUMNS) || columns > u64::from(u32::MAX) {
-        return Err(ParseError {
-            line: cl,
-            column: cc,
-            kind: ParseErrorKind::TooLarge(format!("{columns} columns")),
-        });
+    if columns > entries.max(MAX_UNUSED_COLUMNS) {
+        return Err(too_large());
     }
     let mut b = ProblemBuilder::new();
+    let build = |e: BuildError| err(hn, cc, e.into());
+    b.reserve(columns as usize, options.len(), entries as usize);
     for j in 1..=columns {
-        b.primary(&j.to_string()).map_err(|e| ParseError {
-            line: cl,
-            column: cc,
-            kind: e.into(),
-        })?;
+        b.primary(&j.to_string()).map_err(build)?;
     }
     for (label, cols) in options {
-        // In range: every column is below `columns`, which fits in u32.
-        let items = cols
-            .into_iter()
-            .map(|c| (crate::ItemId(c as u32), ColorId::NONE));
-        b.add_option(label, items).map_err(|e| ParseError {
-            line: cl,
-            column: cc,
-            kind: e.into(),
-        })?;
+        let items = cols.into_iter().map(|c| (crate::ItemId(c), ColorId::NONE));
+        b.add_option(label, items).map_err(build)?;
     }
-    b.build().map_err(|e| ParseError {
-        line: cl,
-        column: cc,
-        kind: e.into(),
-    })
+    b.build().map_err(build)
 }
 
 #[cfg(test)]
@@ -590,8 +708,140 @@ mod tests {
         let e = parse_matrix("18446744073709551615 3\n").unwrap_err();
         assert!(matches!(e.kind, ParseErrorKind::Expected { .. }));
         let e = parse_matrix("1 3\n1 1 2\n").unwrap_err();
-        assert_eq!(e.kind, ParseErrorKind::Trailing("2".into()));
+        assert_eq!(
+            (e.line, e.column, e.kind),
+            (
+                2,
+                5,
+                ParseErrorKind::RowLength {
+                    declared: 1,
+                    found: 2
+                }
+            )
+        );
+        let e = parse_matrix("1 3\n1 1\n2\n").unwrap_err();
+        assert_eq!(
+            (e.line, e.column, e.kind),
+            (3, 1, ParseErrorKind::Trailing("2".into()))
+        );
         let e = parse_matrix("x 3\n").unwrap_err();
         assert_eq!((e.line, e.column), (1, 1));
+    }
+
+    #[test]
+    fn matrix_rows_are_lines() {
+        // A row that declares more ones than its line holds is not continued
+        // on the next line: the error names the row's count.
+        let e = parse_matrix("2 3\n3 1 2\n3\n").unwrap_err();
+        assert_eq!(
+            (e.line, e.column, e.kind),
+            (
+                2,
+                1,
+                ParseErrorKind::RowLength {
+                    declared: 3,
+                    found: 2
+                }
+            )
+        );
+        // Nor are two rows read from one line.
+        let e = parse_matrix("2 3\n1 1 1 2\n").unwrap_err();
+        assert_eq!((e.line, e.column), (2, 5));
+        assert_eq!(
+            e.to_string(),
+            "2:5: the row declares 1 ones, but its line holds 3 column numbers"
+        );
+        // The header is one line too.
+        let e = parse_matrix("2\n3\n").unwrap_err();
+        assert_eq!((e.line, e.column), (1, 2));
+        assert_eq!(
+            e.to_string(),
+            "1:2: expected the number of columns, found nothing"
+        );
+        let e = parse_matrix("1 2 3\n1 1\n").unwrap_err();
+        assert_eq!(
+            (e.line, e.column, e.kind),
+            (1, 5, ParseErrorKind::Trailing("3".into()))
+        );
+        // Blank lines between rows are skipped.
+        let p = parse_matrix("\n2 2\n\n1 1\n\n1 2\n\n").unwrap();
+        assert_eq!(p.num_options(), 2);
+    }
+
+    #[test]
+    fn matrix_labels_are_unique() {
+        let p = parse_matrix("4 2\n1 1\n1  1\n1 1\n 1 1 \n").unwrap();
+        let labels: Vec<_> = p.labels().to_vec();
+        assert_eq!(labels, ["1 1", "1  1", "1 1 | line 4", "1 1 | line 5"]);
+    }
+
+    #[test]
+    fn line_ends_and_byte_order_marks() {
+        let lf = parse_dlx("a b\na\nb\n").unwrap();
+        for text in [
+            "\u{feff}a b\na\nb\n",
+            "a b\r\na\r\nb\r\n",
+            "a b\ra\rb\r",
+            "a b\ra\r\nb",
+        ] {
+            let p = parse_dlx(text).unwrap();
+            assert_eq!(p.num_options(), lf.num_options(), "{text:?}");
+            assert_eq!(p.labels(), lf.labels(), "{text:?}");
+        }
+        // Columns after a byte-order mark count from the first character.
+        let e = parse_dlx("\u{feff}a\rb\r").unwrap_err();
+        assert_eq!((e.line, e.column), (2, 1));
+        let e = parse_dlx("\u{feff}| c\r\r").unwrap_err();
+        assert_eq!((e.line, e.column, e.kind), (2, 1, ParseErrorKind::NoItems));
+        let p = parse_matrix("\u{feff}2 2\r1 1\r1 2\r").unwrap();
+        assert_eq!(p.num_options(), 2);
+        assert_eq!(lines("").count(), 0);
+        assert_eq!(lines("\n").collect::<Vec<_>>(), [""]);
+    }
+
+    #[test]
+    fn control_characters_are_escaped_in_messages() {
+        let e = parse_dlx("a\x1b[31m b\nc\x07\n").unwrap_err();
+        assert_eq!(e.to_string(), "2:1: unknown item 'c\\u{7}'");
+        // The escape byte is part of a name; only the display is escaped.
+        assert!(parse_dlx("a\x1b\na\x1b\n").is_ok());
+        let e = parse_dlx("a\x1b a\x1b\n").unwrap_err();
+        assert_eq!(e.to_string(), "1:4: duplicate item name 'a\\u{1b}'");
+        let e = parse_dlx("a\n\u{202e}b\n").unwrap_err();
+        assert_eq!(e.to_string(), "2:1: unknown item '\\u{202e}b'");
+        let e = parse_dlx("a | x\na \x00\n").unwrap_err();
+        assert!(e.to_string().contains("'\\u{0}'"), "{e}");
+        let e = parse_matrix("1 2\n1 \x1b\n").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "2:3: expected a column number, found '\\u{1b}'"
+        );
+        for e in [
+            BuildError::BadColorName("\x1b".into()).to_string(),
+            BuildError::RepeatedItem("\x1b".into()).to_string(),
+            BuildError::ColorOnPrimary("\x1b".into()).to_string(),
+            BuildError::BadItemName("\x1b".into()).to_string(),
+            ParseErrorKind::Multiplicity("\x1b".into()).to_string(),
+            ParseErrorKind::BadCost("\x1b".into()).to_string(),
+            ParseErrorKind::Trailing("\x1b".into()).to_string(),
+            crate::VerifyError::ColorClash {
+                item: "\x1b".into(),
+                first: 0,
+                second: 1,
+            }
+            .to_string(),
+        ] {
+            assert!(!e.contains('\x1b') && e.contains("\\u{1b}"), "{e}");
+        }
+    }
+
+    #[test]
+    fn repeated_items_are_found_in_any_order() {
+        assert_eq!(
+            kind("a b c\na b c a\n"),
+            (2, 7, BuildError::RepeatedItem("a".into()).into())
+        );
+        // Each option line is checked on its own.
+        assert!(parse_dlx("2|a b\na b\na b\n").is_ok());
     }
 }

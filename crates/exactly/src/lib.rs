@@ -63,6 +63,7 @@ mod solver;
 pub mod time;
 mod unchecked;
 mod verify;
+pub mod work;
 pub mod zdd;
 
 pub use problem::{

@@ -60,8 +60,13 @@ const CHECK_INTERVAL: u64 = 4096;
 struct Frame {
     /// The item branched on.
     item: u32,
-    /// Its candidate options are `branches[start..start + len]`.
-    start: usize,
+    /// Where the scan for its next candidate resumes in `list`. The
+    /// candidates are the item's options that were available when the level
+    /// was entered, in list order, and the first `len` of them are tried: the
+    /// level keeps this cursor instead of a copy of them, so the memory of
+    /// the search stays linear in its depth (a copy per level was quadratic
+    /// when one item has many options).
+    pos: usize,
     len: usize,
     /// Index of the next candidate to try.
     next: usize,
@@ -100,7 +105,6 @@ pub(crate) struct Search<'p, L> {
     covered: Vec<u32>,
     trail: Vec<u32>,
     chosen: Vec<OptionId>,
-    branches: Vec<u32>,
     cost: u64,
     /// Cut nodes whose bound reaches this cost.
     threshold: Option<u64>,
@@ -156,7 +160,6 @@ impl<'p, L> Search<'p, L> {
             covered: vec![0; n],
             trail: Vec::new(),
             chosen: Vec::new(),
-            branches: Vec::new(),
             cost: 0,
             threshold: None,
             use_bound: true,
@@ -385,18 +388,18 @@ impl<'p, L> Search<'p, L> {
                             }
                         }
                         Ok(Some((item, tries, none_allowed))) => {
-                            let start_b = self.branches.len();
-                            for k in self.options_of(item) {
-                                let o = self.list[k].0;
-                                if self.available[o as usize] {
-                                    self.branches.push(o);
-                                }
-                            }
-                            let len = tries as usize;
+                            // Below a level on the same item, every option
+                            // before that level's cursor is excluded: start
+                            // there (`k|a` with k copies of `a` is then
+                            // linear, not quadratic, in k).
+                            let pos = match stack.last() {
+                                Some(parent) if parent.item == item => parent.pos,
+                                _ => self.options_of(item).start,
+                            };
                             stack.push(Frame {
                                 item,
-                                start: start_b,
-                                len,
+                                pos,
+                                len: tries as usize,
                                 next: 0,
                                 current: None,
                                 none_allowed,
@@ -419,8 +422,20 @@ impl<'p, L> Search<'p, L> {
                 self.exclude(o);
                 frame.mark = self.trail.len();
             }
+            // Undoing to `mark` restored every option the level saw available
+            // except the candidates tried, which are excluded and behind `pos`.
+            let mut candidate = None;
             if frame.next < frame.len {
-                let o = self.branches[frame.start + frame.next];
+                let end = self.options_of(frame.item).end;
+                while frame.pos < end && !self.available[self.list[frame.pos].0 as usize] {
+                    frame.pos += 1;
+                }
+                if frame.pos < end {
+                    candidate = Some(self.list[frame.pos].0);
+                    frame.pos += 1;
+                }
+            }
+            if let Some(o) = candidate {
                 frame.next += 1;
                 frame.current = Some(o);
                 self.choose(o);
@@ -432,7 +447,6 @@ impl<'p, L> Search<'p, L> {
                 enter = true;
             } else {
                 self.undo(frame.base);
-                self.branches.truncate(frame.start);
                 stack.pop();
                 if cfg!(feature = "debug-checks") {
                     self.check();

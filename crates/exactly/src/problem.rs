@@ -1,6 +1,7 @@
 //! The problem model: items, colors and options, built and validated by
 //! [`ProblemBuilder`] into an immutable [`Problem`].
 
+use crate::format::escape;
 use hashbrown::HashTable;
 use std::collections::HashMap;
 use std::fmt;
@@ -144,31 +145,33 @@ impl fmt::Display for Warning {
 #[non_exhaustive]
 pub enum BuildError {
     /// Two items have the same name.
-    #[error("duplicate item name '{0}'")]
+    #[error("duplicate item name '{}'", escape(.0))]
     DuplicateItem(String),
     /// An item name is empty or contains a blank, `:` or `|`.
     #[error(
-        "bad item name '{0}': names are non-empty runs of non-blank characters without ':' or '|'"
+        "bad item name '{}': names are non-empty runs of non-blank characters without ':' or '|'",
+        escape(.0)
     )]
     BadItemName(String),
     /// A color name is empty or contains a blank, `:` or `|`.
-    #[error("bad color name '{0}'")]
+    #[error("bad color name '{}'", escape(.0))]
     BadColorName(String),
     /// An option names an item that was not declared.
-    #[error("unknown item '{0}'")]
+    #[error("unknown item '{}'", escape(.0))]
     UnknownItem(String),
     /// An option lists the same item twice.
-    #[error("item '{0}' appears twice in one option")]
+    #[error("item '{}' appears twice in one option", escape(.0))]
     RepeatedItem(String),
     /// A color was given to a primary item.
-    #[error("primary item '{0}' cannot have a color")]
+    #[error("primary item '{}' cannot have a color", escape(.0))]
     ColorOnPrimary(String),
     /// The problem declares no items at all.
     #[error("the problem has no items")]
     NoItems,
     /// Multiplicity bounds with `min > max` or `max == 0`.
     #[error(
-        "bad multiplicity bounds {min}:{max} for item '{name}': need 0 <= min <= max and max >= 1"
+        "bad multiplicity bounds {min}:{max} for item '{}': need 0 <= min <= max and max >= 1",
+        escape(name)
     )]
     BadBounds {
         /// The item's name.

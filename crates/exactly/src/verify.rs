@@ -1,5 +1,6 @@
 //! An independent checker: does a set of options solve the problem?
 
+use crate::format::escape;
 use crate::problem::{ColorId, ItemKind, OptionId, Problem};
 
 /// Why a set of options is not a solution.
@@ -14,7 +15,8 @@ pub enum VerifyError {
     RepeatedOption(usize),
     /// A primary item is covered fewer or more times than its bounds allow.
     #[error(
-        "primary item '{item}' is covered {times} times, but must be covered {min}..={max} times"
+        "primary item '{}' is covered {times} times, but must be covered {min}..={max} times",
+        escape(item)
     )]
     WrongCoverCount {
         /// The item's name.
@@ -27,7 +29,7 @@ pub enum VerifyError {
         max: u32,
     },
     /// A secondary item is covered by two options that do not agree on a color.
-    #[error("secondary item '{item}' is covered by options #{first} and #{second}, which do not share a color")]
+    #[error("secondary item '{}' is covered by options #{first} and #{second}, which do not share a color", escape(item))]
     ColorClash {
         /// The item's name.
         item: String,
@@ -63,6 +65,7 @@ pub fn verify<L>(problem: &Problem<L>, options: &[OptionId]) -> Result<(), Verif
         if std::mem::replace(&mut chosen[o], true) {
             return Err(VerifyError::RepeatedOption(o));
         }
+        crate::work::add(problem.option(opt).len() as u64 + 1);
         for e in problem.option(opt) {
             let i = e.item.index();
             times[i] += 1;

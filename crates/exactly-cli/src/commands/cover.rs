@@ -72,6 +72,9 @@ fn write_costed(
             for &o in options {
                 writeln!(out, "{}", problem.label(o))?;
             }
+            if options.is_empty() {
+                writeln!(out, "{}", crate::output::EMPTY_SOLUTION)?;
+            }
         }
         OutputFormat::Json => {
             let record = JsonCosted {
