@@ -58,6 +58,7 @@ mod masks;
 pub mod mincover;
 pub mod multi;
 pub mod parallel;
+pub mod records;
 mod problem;
 mod solver;
 mod unchecked;
