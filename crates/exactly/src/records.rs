@@ -189,16 +189,17 @@ impl<'t> Fields<'t> {
         if self.fields.len() != count + 1 {
             return Err(syntax(self.line, 1, expected, self.text));
         }
+        // Single spaces only, so that the checksum covers the line as
+        // written and the last field ends the text.
+        let t = self.text;
+        if t.starts_with(' ') || t.ends_with(' ') || t.contains("  ") {
+            return Err(syntax(self.line, 1, expected, t));
+        }
         let (column, sum) = self.fields[count];
         let body_end = self.text.len() - sum.len();
-        if body_end == 0 || !self.text[..body_end].ends_with(' ') {
+        let Some(body) = self.text[..body_end].strip_suffix(' ') else {
             return Err(syntax(self.line, column, expected, self.text));
-        }
-        let body = &self.text[..body_end - 1];
-        // Single spaces only, so that the checksum covers the line as written.
-        if body.contains("  ") || body.starts_with(' ') || self.text.contains('\t') {
-            return Err(syntax(self.line, 1, expected, self.text));
-        }
+        };
         if sum.len() != 16 || !sum.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
             return Err(syntax(self.line, column, "a 16-digit hex checksum", sum));
         }
@@ -294,13 +295,17 @@ pub struct Plan {
 }
 
 fn plan_key(input: &str, split: &Split) -> String {
-    format!(
-        "# input {input} depth {} subproblems {} above {} nodes {}",
+    plan_key_of(
+        input,
         split.depth,
         split.subproblems.len(),
         split.solutions,
-        split.nodes
+        split.nodes,
     )
+}
+
+fn plan_key_of(input: &str, depth: usize, k: usize, above: u128, nodes: u64) -> String {
+    format!("# input {input} depth {depth} subproblems {k} above {above} nodes {nodes}")
 }
 
 /// Writes `plan` in the plan format.
@@ -371,7 +376,7 @@ pub fn parse_plan(text: &str) -> Result<Plan, RecordError> {
     let k: usize = h.number(6, "a number of subproblems")?;
     let above: u128 = h.number(8, "a number of solutions")?;
     let nodes: u64 = h.number(10, "a number of nodes")?;
-    let key = header[..header.len() - 17].to_string();
+    let key = plan_key_of(&input, depth, k, above, nodes);
     h.sealed(&key, 11, shape)?;
     if depth > MAX_DEPTH {
         return Err(invalid(
@@ -771,6 +776,14 @@ pub enum MergeError {
         /// How many more are missing.
         more: usize,
     },
+    /// A record names a subproblem past the plan's.
+    #[error("subproblem {index} does not exist in the plan")]
+    NoSuchSubproblem {
+        /// The subproblem.
+        index: usize,
+        /// Index of the result.
+        file: usize,
+    },
     /// The total is past `u128`.
     #[error("the total is past 2^128")]
     Overflow,
@@ -810,6 +823,7 @@ pub fn merge(results: &[ShardResult]) -> Result<u128, MergeError> {
         let counted: std::collections::BTreeSet<usize> = results
             .iter()
             .flat_map(|r| r.records.iter().map(|x| x.index))
+            .filter(|&i| i < k)
             .collect();
         let missing = (0..k).find(|i| !counted.contains(i)).unwrap_or(0);
         return Err(MergeError::Missing {
@@ -822,8 +836,10 @@ pub fn merge(results: &[ShardResult]) -> Result<u128, MergeError> {
     for (file, r) in results.iter().enumerate() {
         for x in &r.records {
             let Some(slot) = by.get_mut(x.index) else {
-                // Records past the plan are refused when read.
-                return Err(MergeError::Missing { first: 0, more: 0 });
+                return Err(MergeError::NoSuchSubproblem {
+                    index: x.index,
+                    file,
+                });
             };
             if *slot != usize::MAX {
                 return Err(MergeError::Twice {

@@ -483,6 +483,7 @@ pub fn merge(args: &MergeArgs) -> anyhow::Result<Status> {
             E::OtherPlan { file } | E::ShardTwice { file, .. } | E::ShardCount { file, .. } => {
                 anyhow!("{}:3:1: {e} ({})", names[*file], names[0])
             }
+            E::NoSuchSubproblem { file, .. } => anyhow!("{}: {e}", names[*file]),
             E::Twice { files, .. } => {
                 anyhow!("{e}: in {} and {}", names[files.0], names[files.1])
             }
