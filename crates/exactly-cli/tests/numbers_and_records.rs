@@ -211,18 +211,15 @@ fn damaged_results_are_refused_and_merge_proves_the_partition() {
     assert_eq!(status, Some(2));
     assert!(err.contains("is given twice"), "{err}");
     // A result of another plan.
-    let (_, other) = plan_and_results("other");
-    fs::write(
-        scratch("other.plan"),
-        run(&["plan", "--cubes", "10", "--probes", "8", "testdata/langford-11.dlx"], b"").1,
-    )
-    .unwrap();
-    let other_plan = scratch("other.plan");
+    let other_plan = write(
+        "other.plan",
+        &run(&["plan", "--cubes", "10", "--probes", "8", "testdata/langford-11.dlx"], b"").1,
+    );
     let (_, out, _) = run(
         &[
             "count",
             "--plan",
-            other_plan.to_str().unwrap(),
+            &other_plan,
             "--shard",
             "0/3",
             "testdata/langford-11.dlx",
@@ -233,7 +230,6 @@ fn damaged_results_are_refused_and_merge_proves_the_partition() {
     let (status, _, err) = merge(&[r[0], r[1], &foreign]);
     assert_eq!(status, Some(2));
     assert!(err.contains("foreign.result:3:1: comes from another plan"), "{err}");
-    drop(other);
 }
 
 #[test]
