@@ -25,20 +25,30 @@ fn write(name: &str, text: &str) -> String {
 
 /// The options of the issue: the two cheap-looking options cost more
 /// together (2e19) than the one that covers both (2^64 - 1).
-const WIDE: &str = "a b\na |10000000000000000000\nb |10000000000000000000\na b |18446744073709551615\n";
+const WIDE: &str =
+    "a b\na |10000000000000000000\nb |10000000000000000000\na b |18446744073709551615\n";
 
 #[test]
 fn costs_past_64_bits_give_the_right_optimum() {
     let file = write("wide.dlx", WIDE);
     let (status, out, err) = run(&["solve", "--min-cost", &file], b"");
     assert_eq!(status, Some(0), "{err}");
-    assert_eq!(out, "| cost 18446744073709551615\na b |18446744073709551615\n");
+    assert_eq!(
+        out,
+        "| cost 18446744073709551615\na b |18446744073709551615\n"
+    );
     let (status, out, err) = run(&["solve", "--best", "2", "--format", "indices", &file], b"");
     assert_eq!(status, Some(0), "{err}");
     assert_eq!(out, "18446744073709551615: 2\n20000000000000000000: 0 1\n");
     let (status, out, _) = run(&["solve", "--best", "2", "--format", "json", &file], b"");
     assert_eq!(status, Some(0));
-    assert!(out.lines().nth(1).unwrap().contains("\"cost\":20000000000000000000"), "{out}");
+    assert!(
+        out.lines()
+            .nth(1)
+            .unwrap()
+            .contains("\"cost\":20000000000000000000"),
+        "{out}"
+    );
     let (status, out, err) = run(&["cover", "--min", "--weighted", &file], b"");
     assert_eq!(status, Some(0), "{err}");
     assert_eq!(out, "18446744073709551615\na b |18446744073709551615\n");
@@ -50,19 +60,43 @@ fn costs_past_64_bits_give_the_right_optimum() {
     let (_, out, err) = run(&["cover", "--min", "--weighted", &three], b"");
     assert_eq!(out.lines().next(), Some("55340232221128654845"), "{err}");
     let (_, out, err) = run(&["solve", "--min-cost", &three], b"");
-    assert_eq!(out.lines().next(), Some("| cost 55340232221128654845"), "{err}");
+    assert_eq!(
+        out.lines().next(),
+        Some("| cost 55340232221128654845"),
+        "{err}"
+    );
     // With multiplicities: the same option class under Algorithm M.
     let multi = write(
         "multi.dlx",
         "2|a b\na |18446744073709551615\na |18446744073709551615\na b |1\nb |0\n",
     );
-    let (status, out, err) = run(&["solve", "--best", "2", "--format", "indices", &multi], b"");
+    let (status, out, err) = run(
+        &["solve", "--best", "2", "--format", "indices", &multi],
+        b"",
+    );
     assert_eq!(status, Some(0), "{err}");
     assert_eq!(
-        out,
-        "18446744073709551616: 2 0\n36893488147419103230: 0 1 3\n",
+        out, "18446744073709551616: 2 0\n36893488147419103230: 0 1 3\n",
         "{err}"
     );
+}
+
+#[test]
+fn an_option_cost_past_64_bits_is_named() {
+    for (text, column, token) in [
+        ("a\na |18446744073709551615 |1\n", 27, "|1"),
+        ("a\na |18446744073709551616\n", 3, "|18446744073709551616"),
+    ] {
+        let file = write("cost.dlx", text);
+        let (status, out, err) = run(&["solve", "--min-cost", &file], b"");
+        assert_eq!((status, out.as_str()), (Some(2), ""), "{err}");
+        assert!(
+            err.contains(&format!(
+                "cost.dlx:2:{column}: cost '{token}' takes the option's cost past the largest"
+            )),
+            "{err}"
+        );
+    }
 }
 
 /// A plan and three shard results of langford-11 (35584 solutions).
@@ -108,7 +142,10 @@ fn damaged_plans_are_refused_with_their_line() {
     let digit = write("digit.plan", &(changed.join("\n") + "\n"));
     let (status, _, err) = count(&digit);
     assert_eq!(status, Some(2), "{err}");
-    assert!(err.contains("digit.plan:5:") && err.contains("damaged"), "{err}");
+    assert!(
+        err.contains("digit.plan:5:") && err.contains("damaged"),
+        "{err}"
+    );
     // The last line left out whole.
     let short = write("short.plan", &(lines[..lines.len() - 1].join("\n") + "\n"));
     let (status, _, err) = count(&short);
@@ -120,12 +157,21 @@ fn damaged_plans_are_refused_with_their_line() {
     let swapped = write("swapped.plan", &(swapped.join("\n") + "\n"));
     let (status, _, err) = count(&swapped);
     assert_eq!(status, Some(2), "{err}");
-    assert!(err.contains("swapped.plan:4:1: expected subproblem 1, found 2"), "{err}");
+    assert!(
+        err.contains("swapped.plan:4:1: expected subproblem 1, found 2"),
+        "{err}"
+    );
     // A version-1 plan (no checksums) is named as such.
-    let old = write("old.plan", "# exactly plan 1\n# input 0 depth 1 subproblems 0 above 0 nodes 1\n");
+    let old = write(
+        "old.plan",
+        "# exactly plan 1\n# input 0 depth 1 subproblems 0 above 0 nodes 1\n",
+    );
     let (status, _, err) = count(&old);
     assert_eq!(status, Some(2), "{err}");
-    assert!(err.contains("old.plan:1:16: this plan file has version 1"), "{err}");
+    assert!(
+        err.contains("old.plan:1:16: this plan file has version 1"),
+        "{err}"
+    );
 }
 
 /// Seals `body` under `key` as the writers do (FNV-1a of `key`, newline,
@@ -149,7 +195,10 @@ fn sealed_but_false_plans_are_refused() {
     let forged = write("u32.plan", &forged);
     let (status, _, err) = count(&forged);
     assert_eq!(status, Some(2), "{err}");
-    assert!(err.contains("u32.plan:3:5: option 4294967296 is past the largest"), "{err}");
+    assert!(
+        err.contains("u32.plan:3:5: option 4294967296 is past the largest"),
+        "{err}"
+    );
     // Sealed lines whose prefix is not the tree's: the cut is checked.
     let mut wrong: String = lines[..2].join("\n") + "\n";
     for (k, line) in lines[2..].iter().enumerate() {
@@ -198,8 +247,14 @@ fn damaged_results_are_refused_and_merge_proves_the_partition() {
     let cut = write("cut.result", &text[..text.len() - 5]);
     let (status, _, err) = merge(&[r[0], &cut, r[2]]);
     assert_eq!(status, Some(2));
-    assert!(err.contains(&format!("cut.result:{}:", lines.len())), "{err}");
-    let short = write("short.result", &(lines[..lines.len() - 1].join("\n") + "\n"));
+    assert!(
+        err.contains(&format!("cut.result:{}:", lines.len())),
+        "{err}"
+    );
+    let short = write(
+        "short.result",
+        &(lines[..lines.len() - 1].join("\n") + "\n"),
+    );
     let (status, _, err) = merge(&[r[0], &short, r[2]]);
     assert_eq!(status, Some(2));
     assert!(err.contains("the header announces"), "{err}");
@@ -213,7 +268,18 @@ fn damaged_results_are_refused_and_merge_proves_the_partition() {
     // A result of another plan.
     let other_plan = write(
         "other.plan",
-        &run(&["plan", "--cubes", "10", "--probes", "8", "testdata/langford-11.dlx"], b"").1,
+        &run(
+            &[
+                "plan",
+                "--cubes",
+                "10",
+                "--probes",
+                "8",
+                "testdata/langford-11.dlx",
+            ],
+            b"",
+        )
+        .1,
     );
     let (_, out, _) = run(
         &[
@@ -229,7 +295,10 @@ fn damaged_results_are_refused_and_merge_proves_the_partition() {
     let foreign = write("foreign.result", &out);
     let (status, _, err) = merge(&[r[0], r[1], &foreign]);
     assert_eq!(status, Some(2));
-    assert!(err.contains("foreign.result:3:1: comes from another plan"), "{err}");
+    assert!(
+        err.contains("foreign.result:3:1: comes from another plan"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -240,26 +309,47 @@ fn huge_shard_counts_and_thread_counts_are_handled() {
     for shard in ["0/18446744073709551615", "1/18446744073709551615"] {
         let (status, out, err) = run(&["count", "--plan", &plan, "--shard", shard, file], b"");
         assert_eq!(status, Some(0), "{err}");
-        assert_eq!(out.lines().nth(3).unwrap().split(' ').nth(4), Some("1"), "{out}");
+        assert_eq!(
+            out.lines().nth(3).unwrap().split(' ').nth(4),
+            Some("1"),
+            "{out}"
+        );
         results.push(out);
     }
     // Shards past the subproblems are empty.
     let (status, out, err) = run(
-        &["count", "--plan", &plan, "--shard", "18446744073709551614/18446744073709551615", file],
+        &[
+            "count",
+            "--plan",
+            &plan,
+            "--shard",
+            "18446744073709551614/18446744073709551615",
+            file,
+        ],
         b"",
     );
     assert_eq!(status, Some(0), "{err}");
     assert_eq!(out.lines().next(), Some("0"));
     // Threads: far more than the work, or than any machine has.
     for threads in ["50000", "18446744073709551615"] {
-        let (status, out, err) =
-            run(&["count", "--threads", threads, "--stats", "testdata/knuth-example.dlx"], b"");
+        let (status, out, err) = run(
+            &[
+                "count",
+                "--threads",
+                threads,
+                "--stats",
+                "testdata/knuth-example.dlx",
+            ],
+            b"",
+        );
         assert_eq!((status, out.as_str()), (Some(0), "1\n"), "{err}");
         let line = err.lines().find(|l| l.starts_with("threads: ")).unwrap();
         let n: usize = line[9..line.find(',').unwrap()].parse().unwrap();
         assert!(n <= 2, "{line}");
-        let (status, out, err) =
-            run(&["solve", "--threads", threads, "testdata/knuth-example.dlx"], b"");
+        let (status, out, err) = run(
+            &["solve", "--threads", threads, "testdata/knuth-example.dlx"],
+            b"",
+        );
         assert_eq!(status, Some(0), "{err}");
         assert_eq!(out.lines().count(), 3, "{out}");
     }
@@ -280,7 +370,10 @@ fn options_a_mode_would_ignore_are_refused() {
         args.push(file);
         let (status, out, err) = run(&args, b"");
         assert_eq!((status, out.as_str()), (Some(2), ""), "{extra:?}: {err}");
-        assert!(err.contains(&format!("{} does not apply to count --plan", extra[0])), "{err}");
+        assert!(
+            err.contains(&format!("{} does not apply to count --plan", extra[0])),
+            "{err}"
+        );
     }
     let (status, _, err) = run(&["estimate", "--probes", "0", file], b"");
     assert_eq!(status, Some(2));
@@ -293,7 +386,10 @@ fn options_a_mode_would_ignore_are_refused() {
     // One probe: a mean and no range, never "inf".
     let (status, out, _) = run(&["estimate", "--probes", "1", file], b"");
     assert_eq!(status, Some(0));
-    assert!(!out.contains("inf") && out.contains("one probe gives no range"), "{out}");
+    assert!(
+        !out.contains("inf") && out.contains("one probe gives no range"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -301,7 +397,10 @@ fn damaged_checkpoints_are_refused_with_their_line() {
     let file = "testdata/langford-11.dlx";
     let ckpt = write("damaged.ckpt", "");
     fs::remove_file(&ckpt).unwrap();
-    let (status, out, _) = run(&["count", "--threads", "2", "--checkpoint", &ckpt, file], b"");
+    let (status, out, _) = run(
+        &["count", "--threads", "2", "--checkpoint", &ckpt, file],
+        b"",
+    );
     assert_eq!((status, out.as_str()), (Some(0), "35584\n"));
     let text = fs::read_to_string(&ckpt).unwrap();
     let lines: Vec<&str> = text.lines().collect();
@@ -318,7 +417,10 @@ fn damaged_checkpoints_are_refused_with_their_line() {
     fs::write(&ckpt, changed.join("\n") + "\n").unwrap();
     let (status, out, err) = run(&["count", "--checkpoint", &ckpt, file], b"");
     assert_eq!((status, out.as_str()), (Some(2), ""), "{err}");
-    assert!(err.contains("damaged.ckpt:5:") && err.contains("damaged"), "{err}");
+    assert!(
+        err.contains("damaged.ckpt:5:") && err.contains("damaged"),
+        "{err}"
+    );
     // The header's depth changed.
     let mut changed: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
     changed[1] = changed[1].replacen(" depth ", " depth 1", 1);

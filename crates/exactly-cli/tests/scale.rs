@@ -118,7 +118,10 @@ fn bad_checkpoints_are_refused() {
         "testdata/langford-11.dlx",
     ]);
     assert_eq!(status, Some(2));
-    assert!(err.contains(":1:22: this checkpoint file has version 1"), "{err}");
+    assert!(
+        err.contains(":1:22: this checkpoint file has version 1"),
+        "{err}"
+    );
     let (_, out, _) = first_line(&[
         "count",
         "--checkpoint",

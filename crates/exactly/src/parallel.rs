@@ -205,7 +205,9 @@ pub enum SplitMismatch {
         listed: u128,
     },
     /// Another number of nodes lies above the cut.
-    #[error("the tree has another number of nodes above the cut than the {expected} the split says")]
+    #[error(
+        "the tree has another number of nodes above the cut than the {expected} the split says"
+    )]
     Nodes {
         /// Nodes the split says.
         expected: u64,

@@ -617,7 +617,8 @@ pub fn parse_result(text: &str) -> Result<ShardResult, RecordError> {
         other => other,
     })?;
     let (n, line) = it.next().unwrap_or((3, ""));
-    let shape = "'# plan <id> input <hash> depth <d> subproblems <K> above <n> nodes <n> <checksum>'";
+    let shape =
+        "'# plan <id> input <hash> depth <d> subproblems <K> above <n> nodes <n> <checksum>'";
     let h = Fields::new(n, line);
     if h.fields.len() != 14 {
         return Err(syntax(n, 1, shape, line));
@@ -721,11 +722,7 @@ pub fn parse_result(text: &str) -> Result<ShardResult, RecordError> {
             1,
             format!("the shard's count {total} differs from the sum of its records, {sum}"),
         )),
-        None => Err(invalid(
-            1,
-            1,
-            "the sum of the records is past 2^128".into(),
-        )),
+        None => Err(invalid(1, 1, "the sum of the records is past 2^128".into())),
     }
 }
 

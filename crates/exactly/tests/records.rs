@@ -148,7 +148,10 @@ fn a_split_that_is_not_the_trees_is_refused() {
 
 /// Seals `body` the way the writers do, under `key`.
 fn seal(key: &str, body: &str) -> String {
-    format!("{body} {:016x}\n", fnv1a(format!("{key}\n{body}").as_bytes()))
+    format!(
+        "{body} {:016x}\n",
+        fnv1a(format!("{key}\n{body}").as_bytes())
+    )
 }
 
 #[test]
@@ -158,7 +161,14 @@ fn well_sealed_lines_with_bad_fields_are_refused() {
     // A prefix option past u32.
     let err = parse_plan(&plan("0 5 4294967296")).unwrap_err();
     assert!(
-        matches!(err, RecordError::Invalid { line: 3, column: 5, .. }),
+        matches!(
+            err,
+            RecordError::Invalid {
+                line: 3,
+                column: 5,
+                ..
+            }
+        ),
         "{err}"
     );
     assert!(err.to_string().contains("past the largest"), "{err}");
@@ -166,16 +176,25 @@ fn well_sealed_lines_with_bad_fields_are_refused() {
     assert!(parse_plan(&plan("0 5 1,2")).is_err());
     assert!(parse_plan(&plan("0 5 -")).is_err());
     // Signs, empty options, and estimates that are not whole numbers.
-    for line in ["+0 5 1", "0 5 +1", "0 5 ,1", "0 -5 1", "0 inf 1", "0 NaN 1", "1 5 1"] {
+    for line in [
+        "+0 5 1", "0 5 +1", "0 5 ,1", "0 -5 1", "0 inf 1", "0 NaN 1", "1 5 1",
+    ] {
         assert!(parse_plan(&plan(line)).is_err(), "{line}");
     }
-    assert_eq!(parse_plan(&plan("0 5 1")).unwrap().split.subproblems.len(), 1);
+    assert_eq!(
+        parse_plan(&plan("0 5 1")).unwrap().split.subproblems.len(),
+        1
+    );
     // A depth past the limit.
-    let key = format!("# input 0123456789abcdef depth {} subproblems 0 above 0 nodes 1", 1 << 20);
+    let key = format!(
+        "# input 0123456789abcdef depth {} subproblems 0 above 0 nodes 1",
+        1 << 20
+    );
     let err = parse_plan(&format!("# exactly plan 2\n{}", seal(&key, &key))).unwrap_err();
     assert!(err.to_string().contains("past the limit"), "{err}");
     // Counts past the integer types.
-    let key = "# input 0123456789abcdef depth 0 subproblems 99999999999999999999999 above 0 nodes 1";
+    let key =
+        "# input 0123456789abcdef depth 0 subproblems 99999999999999999999999 above 0 nodes 1";
     assert!(parse_plan(&format!("# exactly plan 2\n{}", seal(key, key))).is_err());
 }
 
@@ -266,7 +285,10 @@ fn a_checkpoint_round_trips_and_a_torn_line_is_left_out() {
         text.push_str(&header.record(r));
     }
     let back = parse_checkpoint(&text).unwrap();
-    assert_eq!((back.header.clone(), back.records.clone(), back.torn), (header.clone(), rs.to_vec(), false));
+    assert_eq!(
+        (back.header.clone(), back.records.clone(), back.torn),
+        (header.clone(), rs.to_vec(), false)
+    );
     let torn = &text[..text.len() - 3];
     let back = parse_checkpoint(torn).unwrap();
     assert_eq!((back.records.len(), back.torn), (1, true));
@@ -297,7 +319,10 @@ fn huge_shard_counts_cost_nothing() {
     let weights = [3.0, 1.0, 2.0];
     let groups = parallel::balance(&weights, usize::MAX);
     assert_eq!(groups, vec![vec![0], vec![2], vec![1]]);
-    assert_eq!(parallel::balance(&[], usize::MAX), vec![Vec::<usize>::new()]);
+    assert_eq!(
+        parallel::balance(&[], usize::MAX),
+        vec![Vec::<usize>::new()]
+    );
 }
 
 proptest! {
