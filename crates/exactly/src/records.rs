@@ -965,6 +965,6 @@ pub fn parse_checkpoint(text: &str) -> Result<Checkpoint, RecordError> {
     Ok(Checkpoint {
         header,
         records,
-        torn: !complete && body.len() > 0,
+        torn: !complete && !body.is_empty(),
     })
 }

@@ -206,7 +206,6 @@ pub fn solve(args: &SolveArgs, input: &Input) -> anyhow::Result<Status> {
         }
     } else {
         let mut next = 0usize;
-        let mut counted = vec![false; n];
         let mut running = size as usize - 1;
         while running > 0 {
             let (message, status) = world.any_process().receive_vec::<u64>();
