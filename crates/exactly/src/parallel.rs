@@ -15,6 +15,10 @@ use crate::problem::{OptionId, Problem};
 use crate::solver::{next_random, Count, Engine, Limits, Outcome, Solver, StopReason};
 use crate::PrefixError;
 
+/// The most threads [`count_split`] and [`count`] start, whatever they are
+/// asked for; they never start more than there are subproblems to count.
+pub const MAX_THREADS: usize = 1024;
+
 /// The tree cut at one depth: the subproblems below the cut and what lies
 /// above it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -301,8 +305,9 @@ pub struct ParallelCount {
     pub done: Vec<Option<u128>>,
 }
 
-/// Counts the subproblems of `split` on `threads` threads, each taking the
-/// next unclaimed subproblem when it is free. `skip` marks subproblems
+/// Counts the subproblems of `split` on `threads` threads (no more than
+/// there are subproblems to count, and at most [`MAX_THREADS`]), each
+/// taking the next unclaimed subproblem when it is free. `skip` marks subproblems
 /// already counted elsewhere (resuming from a checkpoint): they are not run
 /// and add nothing. `on_done(index, solutions, nodes)` is called, from the
 /// worker threads, as each subproblem finishes. `limits` apply to each
@@ -330,7 +335,7 @@ pub fn count_split<L: Sync>(
         .filter(|&i| !skip.get(i).copied().unwrap_or(false))
         .count();
     std::thread::scope(|scope| {
-        for _ in 0..threads.min(work).max(1) {
+        for _ in 0..threads.min(work).clamp(1, MAX_THREADS) {
             scope.spawn(|| {
                 let mut solver = Solver::new(problem).engine(engine).limits(limits.clone());
                 loop {
@@ -394,8 +399,9 @@ pub struct BadPrefix {
     pub error: PrefixError,
 }
 
-/// Counts all solutions on `threads` threads: splits the tree into at least
-/// 64 subproblems per thread and counts them with [`count_split`].
+/// Counts all solutions on `threads` threads (at most [`MAX_THREADS`]):
+/// splits the tree into at least 64 subproblems per thread and counts them
+/// with [`count_split`].
 ///
 /// ```
 /// let p = exactly::format::parse_dlx(&std::fs::read_to_string("../../testdata/langford-11.dlx")?)?;
@@ -404,7 +410,8 @@ pub struct BadPrefix {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn count<L: Sync>(problem: &Problem<L>, threads: usize) -> ParallelCount {
-    let split = split(problem, Engine::Auto, 64 * threads.max(1), 64);
+    let threads = threads.clamp(1, MAX_THREADS);
+    let split = split(problem, Engine::Auto, 64 * threads, 64);
     let counted = count_split(
         problem,
         Engine::Auto,

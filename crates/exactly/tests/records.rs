@@ -422,3 +422,17 @@ fn replay_fuzz_inputs() {
     }
     assert!(n > 0, "no inputs to replay");
 }
+
+#[test]
+fn huge_thread_counts_and_depths_are_bounded() {
+    let p = problem("langford-11.dlx");
+    assert_eq!(parallel::count(&p, usize::MAX).solutions, 35584);
+    let p = problem("knuth-example.dlx");
+    let deep = parallel::split_at(&p, Engine::Auto, usize::MAX);
+    assert_eq!((deep.subproblems.len(), deep.solutions), (0, 1));
+    let whole = Split {
+        depth: usize::MAX,
+        ..deep
+    };
+    assert_eq!(parallel::check_split(&p, &whole), Ok(()));
+}

@@ -46,7 +46,7 @@ fn input_hash<L>(problem: &Problem<L>) -> String {
 
 /// The most worker threads started, whatever `--threads` asks; fewer run
 /// when there are fewer subproblems than threads.
-pub const MAX_THREADS: usize = 1024;
+pub const MAX_THREADS: usize = parallel::MAX_THREADS;
 
 /// The most subproblems `plan --cubes` asks for.
 pub const MAX_CUBES: usize = 1 << 20;
