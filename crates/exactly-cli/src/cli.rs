@@ -506,7 +506,8 @@ pub struct SolveArgs {
     #[command(flatten)]
     pub search: SearchArgs,
 
-    /// Worker threads (default: 1). With more, solutions stream out as the
+    /// Worker threads (default: 1; at most 1024 start, and no more than
+    /// there are subproblems). With more, solutions stream out as the
     /// threads find them, in no fixed order (the set never changes).
     /// --limit, --max-nodes and --trace run one plain search instead.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
@@ -527,7 +528,8 @@ pub struct CountArgs {
     #[command(flatten)]
     pub search: SearchArgs,
 
-    /// Worker threads (default: every core). The tree is split into at
+    /// Worker threads (default: every core; at most 1024 start, and no
+    /// more than there are subproblems). The tree is split into at
     /// least 64 subproblems per thread; counts never depend on N. --limit,
     /// --max-nodes and --trace run one plain search instead.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
@@ -592,8 +594,8 @@ pub struct EstimateArgs {
     #[command(flatten)]
     pub problem: ProblemArgs,
 
-    /// Number of random probes.
-    #[arg(long, value_name = "N", default_value_t = 1000)]
+    /// Number of random probes (at least 1; with 1 the range is unknown).
+    #[arg(long, value_name = "N", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
     pub probes: u64,
 
     /// Seed of the random probes.
@@ -607,15 +609,15 @@ pub struct PlanArgs {
     #[command(flatten)]
     pub problem: ProblemArgs,
 
-    /// Split into at least this many subproblems.
+    /// Split into at least this many subproblems (at most 1048576).
     #[arg(long, value_name = "K", default_value_t = 1024)]
     pub cubes: usize,
 
     /// Random probes per subproblem for its size estimate (more probes,
     /// better balanced shards: on pentomino 6x10 cut into 2192 subproblems,
     /// 8 shards' largest load was 1.20, 1.15 and 1.05 times the mean with 64,
-    /// 256 and 1024 probes; contiguous blocks gave 1.81).
-    #[arg(long, value_name = "N", default_value_t = 1024)]
+    /// 256 and 1024 probes; contiguous blocks gave 1.81). At least 1.
+    #[arg(long, value_name = "N", default_value_t = 1024, value_parser = clap::value_parser!(u64).range(1..))]
     pub probes: u64,
 }
 

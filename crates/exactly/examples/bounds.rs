@@ -31,7 +31,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let mut solver = exactly::multi::CostSolver::new(&problem).bound(on);
             let (best, outcome) = solver.best(k);
             let s = solver.stats();
-            let costs: Vec<u64> = best.iter().map(|b| b.cost).collect();
+            let costs: Vec<u128> = best.iter().map(|b| b.cost).collect();
             println!(
                 "costs {label} bound: best {costs:?}, {} nodes, {} updates, {:.3}s ({outcome:?})",
                 s.nodes,

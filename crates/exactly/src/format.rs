@@ -112,6 +112,9 @@ pub enum ParseErrorKind {
     /// The problem model rejected what was read.
     #[error("{0}")]
     Build(#[from] BuildError),
+    /// A cost, or an option's costs added up, past `u64::MAX`.
+    #[error("cost '{0}' takes the option's cost past the largest, 18446744073709551615")]
+    CostTooLarge(String),
 }
 
 /// What an [`ParseErrorKind::Expected`] error found: the token, quoted and
@@ -309,12 +312,15 @@ pub fn parse_dlx(text: &str) -> Result<Problem<String>, ParseError> {
         let mut cost: u64 = 0;
         for (col, tok) in tokens(line) {
             if let Some(c) = tok.strip_prefix('|') {
-                let c: u64 = c
-                    .parse()
-                    .map_err(|_| err(n, col, ParseErrorKind::BadCost(tok.to_string())))?;
-                cost = cost
-                    .checked_add(c)
-                    .ok_or_else(|| err(n, col, ParseErrorKind::BadCost(tok.to_string())))?;
+                let too_large = || err(n, col, ParseErrorKind::CostTooLarge(tok.to_string()));
+                let c: u64 = c.parse().map_err(|_| {
+                    if !c.is_empty() && c.bytes().all(|b| b.is_ascii_digit()) {
+                        too_large()
+                    } else {
+                        err(n, col, ParseErrorKind::BadCost(tok.to_string()))
+                    }
+                })?;
+                cost = cost.checked_add(c).ok_or_else(too_large)?;
                 continue;
             }
             let (name, color) = match tok.split_once(':') {

@@ -59,6 +59,7 @@ pub mod mincover;
 pub mod multi;
 pub mod parallel;
 mod problem;
+pub mod records;
 mod solver;
 pub mod time;
 mod unchecked;

@@ -49,8 +49,9 @@ const CHECK_INTERVAL: u64 = 4096;
 /// unweighted).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Cover {
-    /// The number of options, or the sum of their costs when weighted.
-    pub cost: u64,
+    /// The number of options, or the sum of their costs when weighted
+    /// (summed in 128 bits, so no sum of `u64` costs can overflow).
+    pub cost: u128,
     /// The chosen options, in the order the search chose them.
     pub options: Vec<OptionId>,
 }
@@ -189,18 +190,19 @@ impl Links {
     }
 
     /// The admissible estimate of the module docs.
-    fn estimate(&mut self) -> u64 {
+    fn estimate(&mut self) -> u128 {
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
             self.mark.fill(0);
             self.stamp = 1;
         }
         let stamp = self.stamp;
-        let mut total = 0u64;
+        let mut total = 0u128;
         let mut c = self.right[0];
         while c != 0 {
             if self.mark[c as usize] != stamp {
-                total = total.saturating_add(self.cheapest[c as usize]);
+                // At most one `u64` per item: the sum cannot reach `u128::MAX`.
+                total += u128::from(self.cheapest[c as usize]);
                 self.mark[c as usize] = stamp;
                 let mut i = self.down[c as usize];
                 while i != c {
@@ -371,22 +373,23 @@ impl<'p, L> MinCover<'p, L> {
     fn iteration(
         &mut self,
         links: &mut Links,
-        limit: u64,
+        limit: u128,
         start: Instant,
-    ) -> Result<Result<Cover, u64>, StopReason> {
+    ) -> Result<Result<Cover, u128>, StopReason> {
         let problem = self.problem;
         let weighted = self.weighted;
-        let cost_of = |x: u32, links: &Links| -> u64 {
+        let cost_of = |x: u32, links: &Links| -> u128 {
             if weighted {
-                problem.cost(OptionId(links.row[x as usize]))
+                u128::from(problem.cost(OptionId(links.row[x as usize])))
             } else {
                 1
             }
         };
         // Per level: the item branched on and the node of the option tried.
         let mut stack: Vec<(u32, u32)> = Vec::new();
-        let mut g = 0u64;
-        let mut next = u64::MAX;
+        // Sums of at most one `u64` cost per option: exact in 128 bits.
+        let mut g = 0u128;
+        let mut next = u128::MAX;
         let mut enter = true;
         loop {
             if enter {
@@ -431,9 +434,9 @@ impl<'p, L> MinCover<'p, L> {
                         let h = if self.use_estimate {
                             links.estimate()
                         } else {
-                            links.cheapest[item as usize]
+                            u128::from(links.cheapest[item as usize])
                         };
-                        let f = g.saturating_add(h);
+                        let f = g + h;
                         if f > limit {
                             next = next.min(f);
                         } else {

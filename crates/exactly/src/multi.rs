@@ -85,7 +85,7 @@ struct Frame {
 /// What a visit of a solution tells the search.
 pub(crate) enum Visit {
     /// Go on; with `Some(t)`, cut every node whose cost bound reaches `t`.
-    Continue(Option<u64>),
+    Continue(Option<u128>),
     /// Stop the search.
     Stop,
 }
@@ -105,9 +105,11 @@ pub(crate) struct Search<'p, L> {
     covered: Vec<u32>,
     trail: Vec<u32>,
     chosen: Vec<OptionId>,
-    cost: u64,
+    /// The cost so far: a sum of `u64` costs, one per chosen option, so
+    /// exact in 128 bits.
+    cost: u128,
     /// Cut nodes whose bound reaches this cost.
-    threshold: Option<u64>,
+    threshold: Option<u128>,
     /// Whether to use the lower bound (else only the cost so far is compared).
     use_bound: bool,
     limits: Limits,
@@ -206,7 +208,7 @@ impl<'p, L> Search<'p, L> {
         let problem = self.problem;
         self.exclude(o);
         self.chosen.push(OptionId(o));
-        self.cost = self.cost.saturating_add(problem.cost(OptionId(o)));
+        self.cost += u128::from(problem.cost(OptionId(o)));
         for e in problem.option(OptionId(o)) {
             let i = e.item.index();
             let range = self.options_of(e.item.0);
@@ -231,7 +233,7 @@ impl<'p, L> Search<'p, L> {
     fn unchoose(&mut self, o: u32) {
         let problem = self.problem;
         self.chosen.pop();
-        self.cost = self.cost.saturating_sub(problem.cost(OptionId(o)));
+        self.cost -= u128::from(problem.cost(OptionId(o)));
         for e in problem.option(OptionId(o)) {
             if problem.item_kind(e.item) == ItemKind::Primary {
                 self.covered[e.item.index()] -= 1;
@@ -267,9 +269,10 @@ impl<'p, L> Search<'p, L> {
     }
 
     /// The admissible lower bound on the cost still to pay (see the module docs).
-    fn lower_bound(&self) -> u64 {
+    fn lower_bound(&self) -> u128 {
         let problem = self.problem;
         let mut sum = 0.0f64;
+        let mut terms = 0u32;
         for &i in &self.primary {
             let (min, _) = problem.item_bounds(crate::ItemId(i));
             let d = min.saturating_sub(self.covered[i as usize]);
@@ -287,11 +290,17 @@ impl<'p, L> Search<'p, L> {
             }
             if best.is_finite() {
                 sum += f64::from(d) * best;
+                terms += 1;
             }
         }
-        // Round up, after a margin for rounding errors that keeps it a bound.
-        let margin = sum * 1e-12 + 1e-9;
-        (sum - margin).max(0.0).ceil() as u64
+        // Round up, after a margin for rounding errors that keeps it a bound:
+        // each term carries at most four roundings (the cost's conversion,
+        // the division, the product, the addition), each a relative error
+        // of at most `EPSILON / 2` of the sum.
+        let margin = sum * f64::EPSILON * (2.0 * f64::from(terms) + 4.0) + 1e-9;
+        // A float past `u128::MAX` cannot arise from `u64` costs; `as`
+        // saturates anyway.
+        (sum - margin).max(0.0).ceil() as u128
     }
 
     /// The item to branch on, `Ok(None)` at a solution, `Err(())` at a dead end.
@@ -336,7 +345,7 @@ impl<'p, L> Search<'p, L> {
     }
 
     /// Runs the whole search, calling `visit` with each solution and its cost.
-    pub(crate) fn run(&mut self, mut visit: impl FnMut(&[OptionId], u64) -> Visit) -> Outcome {
+    pub(crate) fn run(&mut self, mut visit: impl FnMut(&[OptionId], u128) -> Visit) -> Outcome {
         let start = Instant::now();
         let outcome = self.run_inner(&mut visit, start);
         self.stats.elapsed += start.elapsed();
@@ -345,7 +354,7 @@ impl<'p, L> Search<'p, L> {
 
     fn run_inner(
         &mut self,
-        visit: &mut impl FnMut(&[OptionId], u64) -> Visit,
+        visit: &mut impl FnMut(&[OptionId], u128) -> Visit,
         start: Instant,
     ) -> Outcome {
         let mut stack: Vec<Frame> = Vec::new();
@@ -364,7 +373,7 @@ impl<'p, L> Search<'p, L> {
                     } else {
                         0
                     };
-                    self.cost.saturating_add(lb) >= t
+                    self.cost + lb >= t
                 });
                 if !cut {
                     match self.choose_item() {
@@ -550,8 +559,9 @@ impl<'p, L> MultiSolver<'p, L> {
 /// A solution together with its cost (the sum of its options' costs).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CostedSolution {
-    /// The total cost.
-    pub cost: u64,
+    /// The total cost, summed in 128 bits so that no sum of `u64` costs
+    /// overflows.
+    pub cost: u128,
     /// The chosen options.
     pub solution: Solution,
 }

@@ -15,6 +15,10 @@ use crate::problem::{OptionId, Problem};
 use crate::solver::{next_random, Count, Engine, Limits, Outcome, Solver, StopReason};
 use crate::PrefixError;
 
+/// The most threads [`count_split`] and [`count`] start, whatever they are
+/// asked for; they never start more than there are subproblems to count.
+pub const MAX_THREADS: usize = 1024;
+
 /// The tree cut at one depth: the subproblems below the cut and what lies
 /// above it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -93,6 +97,125 @@ fn cut<L>(
         }
         depth += 1;
     }
+}
+
+/// The tree cut at exactly `depth` levels below the root (shallower where
+/// every branch ends first): what [`split`] returns when it stops at
+/// `depth`. Resuming a checkpoint rebuilds its split this way.
+///
+/// ```
+/// let p = exactly::format::parse_dlx(&std::fs::read_to_string("../../testdata/langford-11.dlx")?)?;
+/// let split = exactly::parallel::split(&p, exactly::Engine::Auto, 100, 8);
+/// assert_eq!(exactly::parallel::split_at(&p, exactly::Engine::Auto, split.depth), split);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn split_at<L>(problem: &Problem<L>, engine: Engine, depth: usize) -> Split {
+    let mut solver = Solver::new(problem).engine(engine);
+    let mut cut = Split {
+        depth,
+        ..Split::default()
+    };
+    solver.split(
+        depth,
+        |prefix| cut.subproblems.push(prefix.to_vec()),
+        |_| cut.solutions += 1,
+    );
+    cut.nodes = solver.stats().nodes;
+    cut
+}
+
+/// Checks that `split` is this problem's tree cut at `split.depth`: the
+/// same subproblems in the same order, and the same solutions and nodes
+/// above the cut. Its subproblems then partition the tree below the cut
+/// (each node lies in exactly one), so counts of all of them, each taken
+/// once, add up to the problem's count. Nothing is stored while checking,
+/// and the walk stops once it takes more nodes than `split` says, so a
+/// damaged split costs no more than a true one.
+///
+/// ```
+/// let p = exactly::format::parse_dlx(&std::fs::read_to_string("../../testdata/langford-11.dlx")?)?;
+/// let mut split = exactly::parallel::split(&p, exactly::Engine::Auto, 100, 8);
+/// assert_eq!(exactly::parallel::check_split(&p, &split), Ok(()));
+/// split.subproblems.swap(0, 1);
+/// assert!(exactly::parallel::check_split(&p, &split).is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn check_split<L>(problem: &Problem<L>, split: &Split) -> Result<(), SplitMismatch> {
+    let limits = Limits::default().max_nodes(split.nodes.saturating_add(1));
+    let mut solver = Solver::new(problem).limits(limits);
+    let mut seen = 0usize;
+    let mut first_bad = None;
+    let mut solutions = 0u128;
+    let outcome = solver.split(
+        split.depth,
+        |prefix| {
+            if first_bad.is_none() && split.subproblems.get(seen).map(Vec::as_slice) != Some(prefix)
+            {
+                first_bad = Some(seen);
+            }
+            seen += 1;
+        },
+        |_| solutions += 1,
+    );
+    if let Some(index) = first_bad {
+        if index < split.subproblems.len() {
+            return Err(SplitMismatch::Subproblem { index });
+        }
+    }
+    if outcome != Outcome::Complete || solver.stats().nodes != split.nodes {
+        return Err(SplitMismatch::Nodes {
+            expected: split.nodes,
+        });
+    }
+    if seen != split.subproblems.len() {
+        return Err(SplitMismatch::Count {
+            found: seen,
+            listed: split.subproblems.len(),
+        });
+    }
+    if solutions != split.solutions {
+        return Err(SplitMismatch::Solutions {
+            found: solutions,
+            listed: split.solutions,
+        });
+    }
+    Ok(())
+}
+
+/// Why a split (say, read from a plan) is not the problem's tree cut.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SplitMismatch {
+    /// The subproblem at `index` is not the cut's subproblem there.
+    #[error("subproblem {index} is not the one the tree has there")]
+    Subproblem {
+        /// Its index in the split.
+        index: usize,
+    },
+    /// The cut has another number of subproblems.
+    #[error("the tree has {found} subproblems at this depth, the split lists {listed}")]
+    Count {
+        /// Subproblems of the tree's cut.
+        found: usize,
+        /// Subproblems listed.
+        listed: usize,
+    },
+    /// Another number of solutions lies above the cut.
+    #[error("the tree has {found} solutions above the cut, the split says {listed}")]
+    Solutions {
+        /// Solutions above the tree's cut.
+        found: u128,
+        /// Solutions the split says.
+        listed: u128,
+    },
+    /// Another number of nodes lies above the cut.
+    #[error(
+        "the tree has another number of nodes above the cut than the {expected} the split says"
+    )]
+    Nodes {
+        /// Nodes the split says.
+        expected: u64,
+    },
 }
 
 /// Knuth's estimate of a (sub)tree's size from random probes.
@@ -182,8 +305,9 @@ pub struct ParallelCount {
     pub done: Vec<Option<u128>>,
 }
 
-/// Counts the subproblems of `split` on `threads` threads, each taking the
-/// next unclaimed subproblem when it is free. `skip` marks subproblems
+/// Counts the subproblems of `split` on `threads` threads (no more than
+/// there are subproblems to count, and at most [`MAX_THREADS`]), each
+/// taking the next unclaimed subproblem when it is free. `skip` marks subproblems
 /// already counted elsewhere (resuming from a checkpoint): they are not run
 /// and add nothing. `on_done(index, solutions, nodes)` is called, from the
 /// worker threads, as each subproblem finishes. `limits` apply to each
@@ -205,8 +329,13 @@ pub fn count_split<L: Sync>(
     let totals = Mutex::new((split.solutions, split.nodes, split.depth as u32, 0u64));
     let reason = Mutex::new(None);
     let failed = Mutex::new(None);
+    // No more threads than subproblems to count: a thread without work
+    // would only cost its start.
+    let work = (0..n)
+        .filter(|&i| !skip.get(i).copied().unwrap_or(false))
+        .count();
     std::thread::scope(|scope| {
-        for _ in 0..threads.max(1) {
+        for _ in 0..threads.min(work).clamp(1, MAX_THREADS) {
             scope.spawn(|| {
                 let mut solver = Solver::new(problem).engine(engine).limits(limits.clone());
                 loop {
@@ -270,8 +399,9 @@ pub struct BadPrefix {
     pub error: PrefixError,
 }
 
-/// Counts all solutions on `threads` threads: splits the tree into at least
-/// 64 subproblems per thread and counts them with [`count_split`].
+/// Counts all solutions on `threads` threads (at most [`MAX_THREADS`]):
+/// splits the tree into at least 64 subproblems per thread and counts them
+/// with [`count_split`].
 ///
 /// ```
 /// let p = exactly::format::parse_dlx(&std::fs::read_to_string("../../testdata/langford-11.dlx")?)?;
@@ -280,7 +410,8 @@ pub struct BadPrefix {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn count<L: Sync>(problem: &Problem<L>, threads: usize) -> ParallelCount {
-    let split = split(problem, Engine::Auto, 64 * threads.max(1), 64);
+    let threads = threads.clamp(1, MAX_THREADS);
+    let split = split(problem, Engine::Auto, 64 * threads, 64);
     let counted = count_split(
         problem,
         Engine::Auto,
@@ -303,14 +434,19 @@ pub fn count<L: Sync>(problem: &Problem<L>, threads: usize) -> ParallelCount {
 
 /// Orders subproblem indices into `shards` groups of nearly equal total
 /// weight (largest first, each to the lightest shard so far), so that
-/// shards estimated alike take alike. Deterministic.
+/// shards estimated alike take alike. Deterministic. Only the groups that
+/// can hold a subproblem are returned (at most one per weight, at least
+/// one): any further shards would be empty, so a huge `shards` costs
+/// nothing.
 ///
 /// ```
 /// let shards = exactly::parallel::balance(&[5.0, 1.0, 4.0, 2.0], 2);
 /// assert_eq!(shards, vec![vec![0, 1], vec![2, 3]]);
+/// let many = exactly::parallel::balance(&[5.0, 1.0], usize::MAX);
+/// assert_eq!(many, vec![vec![0], vec![1]]);
 /// ```
 pub fn balance(weights: &[f64], shards: usize) -> Vec<Vec<usize>> {
-    let shards = shards.max(1);
+    let shards = shards.min(weights.len()).max(1);
     let mut order: Vec<usize> = (0..weights.len()).collect();
     order.sort_by(|&a, &b| weights[b].total_cmp(&weights[a]).then(a.cmp(&b)));
     let mut load = vec![0.0f64; shards];

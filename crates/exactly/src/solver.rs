@@ -723,7 +723,7 @@ impl<'p, L> Solver<'p, L> {
         mut frontier: impl FnMut(&[OptionId]),
         mut solution: impl FnMut(&[OptionId]),
     ) -> Outcome {
-        self.cutoff = self.floor + depth;
+        self.cutoff = self.floor.saturating_add(depth);
         let outcome = self.run(Mode::Split, |options, is_frontier| {
             if is_frontier {
                 frontier(options);

@@ -33,9 +33,9 @@ impl Sets {
 
     /// The fewest options and the least total cost over all covers
     /// (options without a primary item are left out, as the builder drops them).
-    fn brute_force(&self) -> Option<(usize, u64)> {
+    fn brute_force(&self) -> Option<(usize, u128)> {
         let m = self.options.len();
-        let mut best: Option<(usize, u64)> = None;
+        let mut best: Option<(usize, u128)> = None;
         for set in 0u32..1 << m {
             let mut covered = vec![false; self.primary];
             let mut cost = 0;
@@ -43,7 +43,7 @@ impl Sets {
             for (k, (items, c)) in self.options.iter().enumerate() {
                 if set >> k & 1 == 1 {
                     usable &= items.iter().any(|&i| i < self.primary);
-                    cost += c;
+                    cost += u128::from(*c);
                     for &i in items {
                         if i < self.primary {
                             covered[i] = true;
@@ -63,10 +63,21 @@ impl Sets {
     }
 }
 
+/// Option costs: mostly small, sometimes near `u64::MAX` or `2^62`, so that
+/// sums overflow 64 bits and the reference (summing in `u128`) catches any
+/// cost that wraps or saturates.
+fn cost() -> impl Strategy<Value = u64> {
+    prop_oneof![
+        4 => 0u64..=20,
+        1 => (u64::MAX - 20)..=u64::MAX,
+        1 => (1u64 << 62)..=(1u64 << 62) + 20,
+    ]
+}
+
 fn sets() -> impl Strategy<Value = Sets> {
     (1usize..=8, 0usize..=2).prop_flat_map(|(primary, secondary)| {
         let n = primary + secondary;
-        let option = (prop::collection::btree_set(0..n, 1..=4.min(n)), 0u64..=10);
+        let option = (prop::collection::btree_set(0..n, 1..=4.min(n)), cost());
         prop::collection::vec(option, 0..=12).prop_map(move |raw| Sets {
             primary,
             secondary,
@@ -99,12 +110,12 @@ proptest! {
                 match (expected, cover) {
                     (None, None) => {}
                     (Some((n, c)), Some(cover)) => {
-                        let want = if weighted { c } else { n as u64 };
+                        let want = if weighted { c } else { n as u128 };
                         prop_assert_eq!(cover.cost, want);
                         let mut covered = vec![false; problem.num_items()];
                         let mut sum = 0;
                         for &o in &cover.options {
-                            sum += if weighted { problem.cost(o) } else { 1 };
+                            sum += if weighted { u128::from(problem.cost(o)) } else { 1 };
                             for e in problem.option(o) {
                                 covered[e.item.index()] = true;
                             }

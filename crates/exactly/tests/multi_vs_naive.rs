@@ -77,27 +77,38 @@ impl Multi {
     }
 
     /// Every solution as a sorted list of option indices, with its cost.
-    fn all_solutions(&self) -> Vec<(Vec<usize>, u64)> {
+    fn all_solutions(&self) -> Vec<(Vec<usize>, u128)> {
         let m = self.options.len();
         (0u32..1 << m)
             .filter(|&set| self.is_solution(set))
             .map(|set| {
                 let opts: Vec<usize> = (0..m).filter(|&k| set >> k & 1 == 1).collect();
-                let cost = opts.iter().map(|&k| self.options[k].1).sum();
+                let cost = opts.iter().map(|&k| u128::from(self.options[k].1)).sum();
                 (opts, cost)
             })
             .collect()
     }
 }
 
+/// Option costs: mostly small, sometimes near `u64::MAX` or `2^62`, so that
+/// sums overflow 64 bits and the reference (summing in `u128`) catches any
+/// cost that wraps or saturates.
+fn cost() -> impl Strategy<Value = u64> {
+    prop_oneof![
+        4 => 0u64..=20,
+        1 => (u64::MAX - 20)..=u64::MAX,
+        1 => (1u64 << 62)..=(1u64 << 62) + 20,
+    ]
+}
+
 /// Random problems: 1..=5 primary items with bounds in 0..=3, up to 3
-/// secondary items, up to 12 options of 1..=4 items with costs 0..=20.
+/// secondary items, up to 12 options of 1..=4 items with [`cost`]s.
 fn multi_problem() -> impl Strategy<Value = Multi> {
     (1usize..=5, 0usize..=3, 0u32..=3).prop_flat_map(|(primary, secondary, colors)| {
         let n = primary + secondary;
         let bound = (0u32..=3, 0u32..=2).prop_map(|(min, extra)| (min, (min + extra).max(1)));
         let entry = (0..n, 0..=colors);
-        let option = (prop::collection::vec(entry, 1..=4.min(n)), 0u64..=20);
+        let option = (prop::collection::vec(entry, 1..=4.min(n)), cost());
         (
             prop::collection::vec(bound, primary),
             prop::collection::vec(option, 0..=12),
@@ -160,18 +171,18 @@ proptest! {
     #[test]
     fn cheapest_costs(m in multi_problem(), k in 1usize..=4) {
         let problem = m.to_problem();
-        let mut costs: Vec<u64> = m.all_solutions().into_iter().map(|(_, c)| c).collect();
+        let mut costs: Vec<u128> = m.all_solutions().into_iter().map(|(_, c)| c).collect();
         costs.sort_unstable();
         costs.dedup();
         costs.truncate(k);
         for bound in [true, false] {
             let (best, outcome) = CostSolver::new(&problem).bound(bound).best(k);
             prop_assert!(outcome.is_complete());
-            let got: Vec<u64> = best.iter().map(|b| b.cost).collect();
+            let got: Vec<u128> = best.iter().map(|b| b.cost).collect();
             prop_assert_eq!(&got, &costs);
             for b in &best {
                 verify(&problem, b.solution.options()).expect("solution verifies");
-                let sum: u64 = b.solution.options().iter().map(|&o| problem.cost(o)).sum();
+                let sum: u128 = b.solution.options().iter().map(|&o| u128::from(problem.cost(o))).sum();
                 prop_assert_eq!(sum, b.cost);
             }
         }

@@ -199,7 +199,7 @@ fn optimum_agrees_with_the_cost_solver() {
     let (best, outcome) = exactly::multi::CostSolver::new(&problem).best(1);
     assert!(outcome.is_complete());
     let first = best.first().expect("a cheapest solution");
-    assert_eq!(lo.total, i128::from(first.cost));
+    assert_eq!(u128::try_from(lo.total).ok(), Some(first.cost));
     let total: u64 = lo.options.iter().map(|&o| problem.cost(o)).sum();
     assert_eq!(i128::from(total), lo.total);
     exactly::verify(&problem, &lo.options).unwrap();

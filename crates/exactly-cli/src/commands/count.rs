@@ -29,7 +29,10 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
             "--mpi needs exactly built with the `mpi` feature (cargo build --features mpi)"
         );
     }
-    let threads = super::scale::threads(args.threads.map(|n| n as usize));
+    let threads = super::scale::threads(
+        args.threads
+            .map(|n| usize::try_from(n).unwrap_or(usize::MAX)),
+    );
     if let (Some(plan), Some(shard)) = (&args.plan, args.shard) {
         return super::scale::count_shard(args, &input.problem, plan, shard, threads);
     }

@@ -43,7 +43,7 @@ pub fn solve(args: &SolveArgs, input: &Input) -> anyhow::Result<Status> {
 
 #[derive(Serialize)]
 struct JsonCosted<'a> {
-    cost: u64,
+    cost: u128,
     options: Vec<&'a str>,
     indices: Vec<usize>,
 }

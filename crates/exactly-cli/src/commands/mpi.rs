@@ -74,20 +74,30 @@ pub fn count(args: &CountArgs, problem: &Problem<String>) -> anyhow::Result<Stat
     if size == 1 {
         for i in 0..n {
             let (s, k) = count_one(&mut solver, &split, i)?;
-            total += s;
-            nodes += k;
+            total = total.checked_add(s).context("the count is past 2^128")?;
+            nodes = nodes.saturating_add(k);
         }
         done = n;
     } else {
         let bar = super::scale::subproblem_bar(n);
         let mut next = 0usize;
+        let mut counted = vec![false; n];
         let mut running = size as usize - 1;
         while running > 0 {
             let (request, status) = world.any_process().receive_vec::<u64>();
             if let [index, low, high, k] = request[..] {
                 if index != NONE {
-                    total += u128::from(low) | (u128::from(high) << 64);
-                    nodes += k;
+                    // Each subproblem handed out once must come back once.
+                    match counted.get_mut(index as usize) {
+                        Some(seen) if !*seen => *seen = true,
+                        _ => anyhow::bail!(
+                            "rank {} returned subproblem {index} unasked",
+                            status.source_rank()
+                        ),
+                    }
+                    let s = u128::from(low) | (u128::from(high) << 64);
+                    total = total.checked_add(s).context("the count is past 2^128")?;
+                    nodes = nodes.saturating_add(k);
                     done += 1;
                     bar.set_message(format!("{total} solutions"));
                     bar.inc(1);

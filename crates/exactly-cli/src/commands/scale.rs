@@ -3,32 +3,13 @@
 //!
 //! # File formats
 //!
-//! All are line-oriented text; `#` lines carry the header.
-//!
-//! A **plan** (`exactly plan FILE --cubes K`):
-//! ```text
-//! # exactly plan 1
-//! # input <hash> depth <d> subproblems <K> above <solutions> nodes <nodes>
-//! <index> <estimated nodes> <option>,<option>,...
-//! ```
-//! Options are 0-based option numbers of the problem; `<hash>` is a hash of
-//! the problem as read (its Knuth text), so a plan is refused for another
-//! input.
-//!
-//! A **result** (`exactly count --plan PLAN --shard i/N FILE`): the first
-//! line is the shard's count (as for every `count`), then
-//! ```text
-//! # exactly result 1
-//! # plan <hash> subproblems <K> above <solutions> nodes <nodes>
-//! # shard <i>/<N>
-//! <index> <solutions> <nodes>
-//! ```
-//!
-//! A **checkpoint** (`count --checkpoint FILE`) has the header
-//! `# exactly checkpoint 1` and `# input <hash> depth <d> subproblems <K>`,
-//! then one `<index> <solutions> <nodes>` line per finished subproblem,
-//! appended and flushed as each finishes. A last line cut short by a kill
-//! (no newline) is ignored when resuming.
+//! Plans, results and checkpoints are read and written by
+//! [`exactly::records`], whose docs give the formats: every line carries a
+//! checksum, so a damaged line is refused and named by its line. Before a
+//! shard is counted its plan is checked against the problem's own tree cut
+//! ([`parallel::check_split`]), and `merge` checks that every subproblem of
+//! the plan is counted exactly once: together, proof that the total is the
+//! problem's count.
 
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
@@ -38,8 +19,9 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use anyhow::{bail, Context};
-use exactly::parallel::{self, Split};
+use anyhow::{anyhow, bail, Context};
+use exactly::parallel;
+use exactly::records::{self, CheckpointHeader, Record};
 use exactly::{Engine, Limits, OptionId, Outcome, Problem, Solution, Solver, StopReason};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
@@ -54,26 +36,27 @@ const PER_THREAD: usize = 64;
 /// The deepest cut tried when looking for enough subproblems.
 const MAX_DEPTH: usize = 64;
 
-/// FNV-1a, 64 bits: a stable hash (the standard library's may change).
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
-}
-
 /// A hash of the problem as read: its Knuth text.
 fn input_hash<L>(problem: &Problem<L>) -> String {
     let mut text = Vec::new();
     // Writing to memory cannot fail.
     let _ = exactly::format::write_dlx(problem, &mut text);
-    format!("{:016x}", fnv1a(&text))
+    format!("{:016x}", records::fnv1a(&text))
 }
 
-/// The number of threads to use: `--threads`, or every core.
+/// The most worker threads started, whatever `--threads` asks; fewer run
+/// when there are fewer subproblems than threads.
+pub const MAX_THREADS: usize = parallel::MAX_THREADS;
+
+/// The most subproblems `plan --cubes` asks for.
+pub const MAX_CUBES: usize = 1 << 20;
+
+/// The number of threads to use: `--threads`, or every core, at most
+/// [`MAX_THREADS`].
 pub fn threads(requested: Option<usize>) -> usize {
     requested
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .max(1)
+        .clamp(1, MAX_THREADS)
 }
 
 /// Whether a search can be split: budgets on nodes or solutions and traces
@@ -113,85 +96,53 @@ fn shared_limits(timeout: Option<Duration>) -> Limits {
 /// The checkpoint of a run: finished subproblems, by index.
 struct Checkpoint {
     file: Mutex<File>,
+    header: CheckpointHeader,
     done: BTreeMap<usize, (u128, u64)>,
 }
 
-fn header_checkpoint(hash: &str, split: &Split) -> String {
-    format!(
-        "# exactly checkpoint 1\n# input {hash} depth {} subproblems {}\n",
-        split.depth,
-        split.subproblems.len()
-    )
-}
-
-/// Reads `path` if it exists (checking it was made for this input and
-/// split) and opens it for appending; creates it otherwise. Returns the
-/// checkpoint and the depth its split used (or `None` for a new file).
-fn read_checkpoint_depth(path: &Path, hash: &str) -> anyhow::Result<Option<usize>> {
+/// Reads the header of the checkpoint at `path`, if the file exists,
+/// checking it was made for this input.
+fn read_checkpoint_header(path: &Path, hash: &str) -> anyhow::Result<Option<CheckpointHeader>> {
     let name = path.display().to_string();
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(e).with_context(|| format!("cannot read checkpoint {name}")),
     };
-    let mut lines = text.lines();
-    if lines.next() != Some("# exactly checkpoint 1") {
-        bail!("{name}:1:1: not a checkpoint of exactly (expected '# exactly checkpoint 1')");
+    let header = records::parse_checkpoint_header(&text).map_err(|e| anyhow!("{name}:{e}"))?;
+    if header.input != hash {
+        bail!(
+            "{name}:2:9: this checkpoint was made for another input (hash {}, this input has {hash})",
+            header.input
+        );
     }
-    let second = lines.next().unwrap_or("");
-    let fields: Vec<&str> = second.split_whitespace().collect();
-    match fields.as_slice() {
-        ["#", "input", h, "depth", d, "subproblems", _] => {
-            if *h != hash {
-                bail!("{name}:2:9: this checkpoint was made for another input (hash {h}, this input has {hash})");
-            }
-            let depth = d
-                .parse()
-                .with_context(|| format!("{name}:2: bad depth '{d}'"))?;
-            Ok(Some(depth))
-        }
-        _ => bail!("{name}:2:1: expected '# input <hash> depth <d> subproblems <K>'"),
+    if header.depth > MAX_DEPTH {
+        bail!(
+            "{name}:2:1: depth {} is past the deepest cut made, {MAX_DEPTH}",
+            header.depth
+        );
     }
+    Ok(Some(header))
 }
 
-fn open_checkpoint(path: &Path, hash: &str, split: &Split) -> anyhow::Result<Checkpoint> {
+fn open_checkpoint(path: &Path, header: CheckpointHeader) -> anyhow::Result<Checkpoint> {
     let name = path.display().to_string();
     let mut done = BTreeMap::new();
     let exists = path.exists();
     if exists {
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("cannot read checkpoint {name}"))?;
-        let expected = header_checkpoint(hash, split);
-        if !text.starts_with(&expected) {
+        let read = records::parse_checkpoint(&text).map_err(|e| anyhow!("{name}:{e}"))?;
+        if read.header != header {
             bail!(
                 "{name}:2:1: this checkpoint was made for another split of the input (expected '{}')",
-                expected.lines().nth(1).unwrap_or("")
+                header.write().lines().nth(1).unwrap_or("")
             );
         }
-        let complete = text.ends_with('\n');
-        let body: Vec<&str> = text.lines().skip(2).collect();
-        for (k, line) in body.iter().enumerate() {
-            let line_no = k + 3;
-            if k + 1 == body.len() && !complete {
-                // Cut short by a kill while writing: that subproblem runs again.
-                break;
-            }
-            let (index, solutions, nodes) = parse_record(line).with_context(|| {
-                format!(
-                    "{name}:{line_no}:1: expected '<index> <solutions> <nodes>', found '{line}'"
-                )
-            })?;
-            if index >= split.subproblems.len() {
-                bail!(
-                    "{name}:{line_no}:1: subproblem {index} does not exist (the split has {})",
-                    split.subproblems.len()
-                );
-            }
-            if done.insert(index, (solutions, nodes)).is_some() {
-                bail!("{name}:{line_no}:1: subproblem {index} is recorded twice");
-            }
+        for r in read.records {
+            done.insert(r.index, (r.solutions, r.nodes));
         }
-        if !complete {
+        if read.torn {
             // Drop the torn line so appends start on a line of their own.
             let keep: usize = text.rfind('\n').map_or(0, |i| i + 1);
             let f = OpenOptions::new().write(true).open(path)?;
@@ -204,21 +155,14 @@ fn open_checkpoint(path: &Path, hash: &str, split: &Split) -> anyhow::Result<Che
         .open(path)
         .with_context(|| format!("cannot open checkpoint {name}"))?;
     if !exists {
-        file.write_all(header_checkpoint(hash, split).as_bytes())?;
+        file.write_all(header.write().as_bytes())?;
         file.flush()?;
     }
     Ok(Checkpoint {
         file: Mutex::new(file),
+        header,
         done,
     })
-}
-
-fn parse_record(line: &str) -> anyhow::Result<(usize, u128, u64)> {
-    let f: Vec<&str> = line.split_whitespace().collect();
-    let [i, s, n] = f.as_slice() else {
-        bail!("wrong number of fields");
-    };
-    Ok((i.parse()?, s.parse()?, n.parse()?))
 }
 
 /// `count` on threads, with an optional checkpoint.
@@ -229,16 +173,23 @@ pub fn count_threads(
 ) -> anyhow::Result<Status> {
     let hash = input_hash(problem);
     let engine: Engine = args.search.engine.into();
-    let resumed_depth = match &args.checkpoint {
-        Some(path) => read_checkpoint_depth(path, &hash)?,
+    let resumed = match &args.checkpoint {
+        Some(path) => read_checkpoint_header(path, &hash)?,
         None => None,
     };
-    let split = match resumed_depth {
-        Some(depth) => parallel::split(problem, engine, usize::MAX, depth),
+    let split = match &resumed {
+        Some(header) => parallel::split_at(problem, engine, header.depth),
         None => parallel::split(problem, engine, PER_THREAD * threads, MAX_DEPTH),
     };
     let checkpoint = match &args.checkpoint {
-        Some(path) => Some(open_checkpoint(path, &hash, &split)?),
+        Some(path) => {
+            let header = CheckpointHeader {
+                input: hash.clone(),
+                depth: split.depth,
+                subproblems: split.subproblems.len(),
+            };
+            Some(open_checkpoint(path, header)?)
+        }
         None => None,
     };
     let n = split.subproblems.len();
@@ -247,8 +198,12 @@ pub fn count_threads(
     if let Some(c) = &checkpoint {
         for (&i, &(s, k)) in &c.done {
             skip[i] = true;
-            solutions += s;
-            nodes += k;
+            solutions = solutions
+                .checked_add(s)
+                .context("the checkpoint's counts add up past 2^128")?;
+            nodes = nodes
+                .checked_add(k)
+                .context("the checkpoint's nodes add up past 2^64")?;
         }
     }
     let bar = subproblem_bar(n);
@@ -259,8 +214,13 @@ pub fn count_threads(
     let on_done = |i: usize, s: u128, k: u64| {
         if let Some(c) = &checkpoint {
             let mut f = c.file.lock().unwrap_or_else(|e| e.into_inner());
+            let record = Record {
+                index: i,
+                solutions: s,
+                nodes: k,
+            };
             if let Err(e) = f
-                .write_all(format!("{i} {s} {k}\n").as_bytes())
+                .write_all(c.header.record(&record).as_bytes())
                 .and_then(|()| f.flush())
             {
                 write_error
@@ -281,7 +241,9 @@ pub fn count_threads(
     if let Some(e) = write_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(e).context("cannot write the checkpoint");
     }
-    let total = solutions + counted.solutions;
+    let total = solutions
+        .checked_add(counted.solutions)
+        .context("the count is past 2^128")?;
     let outcome = match counted.outcome {
         // The timer raises the cancel flag: report it as the timeout it is.
         Outcome::Stopped(StopReason::Cancelled) => Outcome::Stopped(StopReason::TimeLimit),
@@ -289,15 +251,17 @@ pub fn count_threads(
     };
     let mut stats = exactly::Stats::default();
     stats.engine = engine.resolve(problem);
-    stats.nodes = nodes + counted.nodes;
+    stats.nodes = nodes.saturating_add(counted.nodes);
     stats.solutions = total;
     stats.max_depth = counted.max_depth;
     stats.updates = counted.updates;
     stats.elapsed = started.elapsed();
     let stopped = search::finish(&ProgressBar::hidden(), outcome, &stats, &args.search, &[]);
     if args.search.stats {
+        let work = skip.iter().filter(|&&s| !s).count();
         report::line(&format!(
-            "threads: {threads}, subproblems: {n} at depth {}",
+            "threads: {}, subproblems: {n} at depth {}",
+            threads.min(work).max(1),
             split.depth
         ));
     }
@@ -322,6 +286,9 @@ pub fn estimate(args: &EstimateArgs) -> anyhow::Result<Status> {
     exact_cover_only(&input, "estimate")?;
     let e = parallel::estimate(&input.problem, &[], args.probes, args.seed)?;
     let range = |mean: f64, error: f64| {
+        if !error.is_finite() {
+            return format!("{mean:.0} (one probe gives no range)");
+        }
         format!(
             "{mean:.0} (95% range {:.0} .. {:.0})",
             (mean - 2.0 * error).max(0.0),
@@ -339,22 +306,18 @@ pub fn estimate(args: &EstimateArgs) -> anyhow::Result<Status> {
 
 /// `exactly plan`.
 pub fn plan(args: &PlanArgs) -> anyhow::Result<Status> {
+    if args.cubes > MAX_CUBES {
+        bail!(
+            "--cubes {}: at most {MAX_CUBES} subproblems can be asked for",
+            args.cubes
+        );
+    }
     let input = input::load(&args.problem.file, args.problem.input)?;
     exact_cover_only(&input, "plan")?;
     let problem = &input.problem;
     let split = parallel::split(problem, Engine::Auto, args.cubes, MAX_DEPTH);
-    let mut out = BufWriter::new(io::stdout().lock());
-    writeln!(out, "# exactly plan 1")?;
-    writeln!(
-        out,
-        "# input {} depth {} subproblems {} above {} nodes {}",
-        input_hash(problem),
-        split.depth,
-        split.subproblems.len(),
-        split.solutions,
-        split.nodes
-    )?;
     let mut solver = Solver::new(problem);
+    let mut estimates = Vec::with_capacity(split.subproblems.len());
     for (i, prefix) in split.subproblems.iter().enumerate() {
         let e = parallel::estimate_with(
             &mut solver,
@@ -362,85 +325,64 @@ pub fn plan(args: &PlanArgs) -> anyhow::Result<Status> {
             args.probes,
             parallel::subproblem_seed(i),
         )?;
-        let options: Vec<String> = prefix.iter().map(|o| o.index().to_string()).collect();
-        writeln!(out, "{i} {:.0} {}", e.nodes, options.join(","))?;
+        estimates.push(e.nodes);
     }
-    out.flush().context("cannot write to standard output")?;
+    let plan = records::Plan {
+        input: input_hash(problem),
+        split,
+        estimates,
+    };
+    let mut out = io::stdout().lock();
+    out.write_all(records::write_plan(&plan).as_bytes())
+        .and_then(|()| out.flush())
+        .context("cannot write to standard output")?;
     Ok(Status::Success)
 }
 
-/// A plan read back.
-struct Plan {
-    hash: String,
-    split: Split,
-    estimates: Vec<f64>,
-}
-
-fn read_plan(path: &Path) -> anyhow::Result<Plan> {
+/// Reads the plan at `path` and checks it is this problem's tree cut.
+/// Returns it with its id.
+fn read_plan(path: &Path, problem: &Problem<String>) -> anyhow::Result<(records::Plan, String)> {
     let name = path.display().to_string();
     let text = std::fs::read_to_string(path).with_context(|| format!("cannot read plan {name}"))?;
-    let mut lines = text.lines();
-    if lines.next() != Some("# exactly plan 1") {
-        bail!("{name}:1:1: not a plan of exactly (expected '# exactly plan 1')");
-    }
-    let header: Vec<&str> = lines.next().unwrap_or("").split_whitespace().collect();
-    let ["#", "input", hash, "depth", depth, "subproblems", k, "above", above, "nodes", nodes] =
-        header.as_slice()
-    else {
+    let plan = records::parse_plan(&text).map_err(|e| anyhow!("{name}:{e}"))?;
+    let hash = input_hash(problem);
+    if plan.input != hash {
         bail!(
-            "{name}:2:1: expected '# input <hash> depth <d> subproblems <K> above <n> nodes <n>'"
-        );
-    };
-    let number = |t: &str, what: &str| -> anyhow::Result<u128> {
-        t.parse()
-            .with_context(|| format!("{name}:2: bad {what} '{t}'"))
-    };
-    let k = number(k, "subproblem count")? as usize;
-    let mut split = Split {
-        depth: number(depth, "depth")? as usize,
-        subproblems: Vec::new(),
-        solutions: number(above, "solution count")?,
-        nodes: number(nodes, "node count")? as u64,
-    };
-    let mut estimates = Vec::new();
-    for (n, line) in lines.enumerate() {
-        let line_no = n + 3;
-        let f: Vec<&str> = line.split_whitespace().collect();
-        let bad = || {
-            format!("{name}:{line_no}:1: expected '<index> <estimate> <options>', found '{line}'")
-        };
-        let (index, estimate, options) = match f.as_slice() {
-            [i, e, o] => (i, e, *o),
-            [i, e] => (i, e, ""),
-            _ => bail!(bad()),
-        };
-        let index: usize = index.parse().with_context(bad)?;
-        if index != split.subproblems.len() {
-            bail!(
-                "{name}:{line_no}:1: expected subproblem {}, found {index}",
-                split.subproblems.len()
-            );
-        }
-        estimates.push(estimate.parse::<f64>().with_context(bad)?);
-        let prefix = options
-            .split(',')
-            .filter(|s| !s.is_empty())
-            .map(|s| s.parse::<usize>().map(OptionId::new))
-            .collect::<Result<Vec<_>, _>>()
-            .with_context(bad)?;
-        split.subproblems.push(prefix);
-    }
-    if split.subproblems.len() != k {
-        bail!(
-            "{name}: the header announces {k} subproblems, the plan lists {}",
-            split.subproblems.len()
+            "{name}:2:9: this plan was made for another input (hash {}, this input has {hash})",
+            plan.input
         );
     }
-    Ok(Plan {
-        hash: hash.to_string(),
-        split,
-        estimates,
-    })
+    if plan.split.depth > MAX_DEPTH {
+        bail!(
+            "{name}:2:1: depth {} is past the deepest cut made, {MAX_DEPTH}",
+            plan.split.depth
+        );
+    }
+    if let Err(e) = parallel::check_split(problem, &plan.split) {
+        let line = match e {
+            // Subproblem i is on line i + 3.
+            parallel::SplitMismatch::Subproblem { index } => index + 3,
+            _ => 2,
+        };
+        bail!("{name}:{line}:1: not this problem's plan: {e}");
+    }
+    Ok((plan, records::plan_id(&text)))
+}
+
+/// Options of `count` that a plan's shard cannot honour.
+fn refuse_with_plan(search: &SearchArgs) -> anyhow::Result<()> {
+    let ignored = [
+        (search.limit.is_some(), "--limit"),
+        (search.max_nodes.is_some(), "--max-nodes"),
+        (search.trace, "--trace"),
+        (search.seed.is_some(), "--seed"),
+    ];
+    if let Some((_, option)) = ignored.iter().find(|(on, _)| *on) {
+        bail!(
+            "{option} does not apply to count --plan: a shard counts each of its subproblems whole (--timeout stops it early)"
+        );
+    }
+    Ok(())
 }
 
 /// `count --plan PLAN --shard i/N`: counts one shard's subproblems.
@@ -451,38 +393,18 @@ pub fn count_shard(
     shard: Shard,
     threads: usize,
 ) -> anyhow::Result<Status> {
-    let plan = read_plan(plan_path)?;
-    let hash = input_hash(problem);
-    if plan.hash != hash {
-        bail!(
-            "{}:2:9: this plan was made for another input (hash {}, this input has {hash})",
-            plan_path.display(),
-            plan.hash
-        );
-    }
-    if problem.num_options()
-        < plan
-            .split
-            .subproblems
-            .iter()
-            .flatten()
-            .map(|o| o.index() + 1)
-            .max()
-            .unwrap_or(0)
-    {
-        bail!(
-            "{}: the plan names options this input does not have",
-            plan_path.display()
-        );
-    }
-    let mine = &parallel::balance(&plan.estimates, shard.count)[shard.index];
+    refuse_with_plan(&args.search)?;
+    let (plan, id) = read_plan(plan_path, problem)?;
+    let groups = parallel::balance(&plan.estimates, shard.count);
+    let mine = groups.get(shard.index).map_or(&[][..], Vec::as_slice);
     let mut skip = vec![true; plan.split.subproblems.len()];
     for &i in mine {
         skip[i] = false;
     }
-    let records = Mutex::new(Vec::new());
+    let found = Mutex::new(Vec::new());
     let limits = shared_limits(args.search.timeout);
     let engine: Engine = args.search.engine.into();
+    let started = Instant::now();
     let counted = parallel::count_split(
         problem,
         engine,
@@ -491,10 +413,14 @@ pub fn count_shard(
         &limits,
         &skip,
         &|i, s, n| {
-            records
+            found
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
-                .push((i, s, n));
+                .push(Record {
+                    index: i,
+                    solutions: s,
+                    nodes: n,
+                });
         },
     )
     .with_context(|| {
@@ -503,29 +429,34 @@ pub fn count_shard(
             plan_path.display()
         )
     })?;
-    let mut records = records.into_inner().unwrap_or_else(|e| e.into_inner());
-    records.sort_unstable();
-    let total: u128 = records.iter().map(|r| r.1).sum();
+    let mut found = found.into_inner().unwrap_or_else(|e| e.into_inner());
+    found.sort_unstable();
     let stopped = counted.outcome != Outcome::Complete;
     if stopped {
         report::message("stopped early: the shard's result lists the subproblems finished");
     }
-    let mut out = BufWriter::new(io::stdout().lock());
-    writeln!(out, "{total}")?;
-    writeln!(out, "# exactly result 1")?;
-    writeln!(
-        out,
-        "# plan {} subproblems {} above {} nodes {}",
-        plan.hash,
-        plan.split.subproblems.len(),
-        plan.split.solutions,
-        plan.split.nodes
-    )?;
-    writeln!(out, "# shard {}/{}", shard.index, shard.count)?;
-    for (i, s, n) in records {
-        writeln!(out, "{i} {s} {n}")?;
+    if args.search.stats {
+        let nodes = found.iter().fold(0u64, |t, r| t.saturating_add(r.nodes));
+        report::line(&format!(
+            "shard {}/{}: {} of {} subproblems, {nodes} nodes, {:.3}s, threads: {}",
+            shard.index,
+            shard.count,
+            found.len(),
+            plan.split.subproblems.len(),
+            started.elapsed().as_secs_f64(),
+            threads.min(mine.len()).max(1)
+        ));
     }
-    out.flush().context("cannot write to standard output")?;
+    let result = records::ShardResult {
+        plan: records::PlanHeader::of(&id, &plan),
+        shard: (shard.index, shard.count),
+        records: found,
+    };
+    let text = records::write_result(&result).context("the shard's count is past 2^128")?;
+    let mut out = io::stdout().lock();
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .context("cannot write to standard output")?;
     Ok(if stopped {
         Status::Stopped
     } else {
@@ -533,88 +464,37 @@ pub fn count_shard(
     })
 }
 
-/// `exactly merge`: checks that every subproblem was counted exactly once
-/// and prints the total.
+/// `exactly merge`: checks that the results come from one plan and count
+/// every subproblem exactly once, and prints the total.
 pub fn merge(args: &MergeArgs) -> anyhow::Result<Status> {
-    let mut header: Option<(String, String)> = None;
-    let mut seen: BTreeMap<usize, String> = BTreeMap::new();
-    let mut total: u128 = 0;
-    let mut k = 0usize;
-    let mut above = 0u128;
-    for path in &args.results {
-        let name = path.display().to_string();
+    let mut results = Vec::with_capacity(args.results.len());
+    let names: Vec<String> = args
+        .results
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect();
+    for (path, name) in args.results.iter().zip(&names) {
         let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {name}"))?;
-        let mut lines = text.lines();
-        let first: u128 = lines
-            .next()
-            .unwrap_or("")
-            .trim()
-            .parse()
-            .with_context(|| format!("{name}:1:1: expected the shard's count"))?;
-        if lines.next() != Some("# exactly result 1") {
-            bail!("{name}:2:1: not a result of exactly (expected '# exactly result 1')");
-        }
-        let plan_line = lines.next().unwrap_or("").to_string();
-        let f: Vec<&str> = plan_line.split_whitespace().collect();
-        let ["#", "plan", _, "subproblems", count, "above", a, "nodes", _] = f.as_slice() else {
-            bail!("{name}:3:1: expected '# plan <hash> subproblems <K> above <n> nodes <n>'");
-        };
-        match &header {
-            None => {
-                header = Some((plan_line.clone(), name.clone()));
-                k = count
-                    .parse()
-                    .with_context(|| format!("{name}:3: bad subproblem count"))?;
-                above = a
-                    .parse()
-                    .with_context(|| format!("{name}:3: bad solution count"))?;
-            }
-            Some((line, first_file)) if *line != plan_line => {
-                bail!("{name}:3:1: comes from another plan than {first_file}");
-            }
-            Some(_) => {}
-        }
-        let _shard = lines.next();
-        let mut sum = 0u128;
-        for (n, line) in lines.enumerate() {
-            let line_no = n + 5;
-            let (i, s, _) = parse_record(line).with_context(|| {
-                format!(
-                    "{name}:{line_no}:1: expected '<index> <solutions> <nodes>', found '{line}'"
-                )
-            })?;
-            if i >= k {
-                bail!("{name}:{line_no}:1: subproblem {i} does not exist (the plan has {k})");
-            }
-            if let Some(other) = seen.insert(i, format!("{name}:{line_no}")) {
-                bail!("subproblem {i} is counted twice: {other} and {name}:{line_no}");
-            }
-            sum += s;
-        }
-        if sum != first {
-            bail!("{name}:1:1: the shard's count {first} differs from the sum of its lines, {sum}");
-        }
-        total += sum;
+        results.push(records::parse_result(&text).map_err(|e| anyhow!("{name}:{e}"))?);
     }
-    if header.is_none() {
-        bail!("no result files given");
-    }
-    if let Some(missing) = (0..k).find(|i| !seen.contains_key(i)) {
-        let more = (0..k).filter(|i| !seen.contains_key(i)).count() - 1;
-        bail!(
-            "subproblem {missing} is missing from the results{}",
-            if more > 0 {
-                format!(" (and {more} more)")
-            } else {
-                String::new()
+    let total = records::merge(&results).map_err(|e| {
+        use records::MergeError as E;
+        match &e {
+            E::OtherPlan { file } | E::ShardTwice { file, .. } | E::ShardCount { file, .. } => {
+                anyhow!("{}:3:1: {e} ({})", names[*file], names[0])
             }
-        );
-    }
+            E::NoSuchSubproblem { file, .. } => anyhow!("{}: {e}", names[*file]),
+            E::Twice { files, .. } => {
+                anyhow!("{e}: in {} and {}", names[files.0], names[files.1])
+            }
+            _ => anyhow!("{e}"),
+        }
+    })?;
     let mut out = io::stdout().lock();
-    writeln!(out, "{}", total + above)
+    writeln!(out, "{total}")
         .and_then(|()| out.flush())
         .context("cannot write to standard output")?;
-    Ok(Status::of_search(false, total + above))
+    Ok(Status::of_search(false, total))
 }
 
 /// `solve --threads N`: the subproblems' solutions, streamed as found.
@@ -625,6 +505,8 @@ pub fn solve_threads(args: &SolveArgs, input: &Input, threads: usize) -> anyhow:
     let (split, above) =
         parallel::split_with_solutions(problem, engine, PER_THREAD * threads, MAX_DEPTH);
     let subproblems = split.subproblems;
+    // No more threads than subproblems.
+    let threads = threads.min(subproblems.len()).max(1);
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let stopped_by = Mutex::new(None);

@@ -24,7 +24,10 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<Status> {
             "--mpi needs exactly built with the `mpi` feature (cargo build --features mpi)"
         );
     }
-    let threads = args.threads.map_or(1, |n| n as usize);
+    let threads = super::scale::threads(Some(
+        args.threads
+            .map_or(1, |n| usize::try_from(n).unwrap_or(usize::MAX)),
+    ));
     if threads > 1 && super::scale::splittable(&args.search) {
         return super::scale::solve_threads(args, &input, threads);
     }
