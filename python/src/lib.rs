@@ -4,6 +4,10 @@
 //! the GIL released, on a helper thread, while the calling thread watches
 //! for Ctrl-C and the deadline.
 
+// pyo3 0.22's `#[pymethods]` expansion converts each error into `PyErr`
+// even when it is one already.
+#![allow(clippy::useless_conversion)]
+
 use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -69,7 +73,7 @@ impl Budget {
         };
         let time = match timeout {
             None => None,
-            Some(t) if t.is_finite() && t >= 0.0 && t < 1e12 => Some(Duration::from_secs_f64(t)),
+            Some(t) if (0.0..1e12).contains(&t) => Some(Duration::from_secs_f64(t)),
             Some(t) => {
                 return Err(PyValueError::new_err(format!(
                     "timeout must be a finite number of seconds >= 0, got {t}"
@@ -296,7 +300,11 @@ impl Problem {
     fn from_parsed(py: Python<'_>, problem: exactly::Problem<String>) -> Problem {
         let items = problem
             .item_ids()
-            .map(|i| PyString::new_bound(py, problem.item_name(i)).into_any().unbind())
+            .map(|i| {
+                PyString::new_bound(py, problem.item_name(i))
+                    .into_any()
+                    .unbind()
+            })
             .collect();
         let mut labels = Vec::with_capacity(problem.num_options());
         let inner = problem.map_labels(|text| {
@@ -548,7 +556,9 @@ impl Problem {
                                 n
                             }
                         };
-                        color = b.color(&name).map_err(|e| PyValueError::new_err(e.to_string()))?;
+                        color = b
+                            .color(&name)
+                            .map_err(|e| PyValueError::new_err(e.to_string()))?;
                     }
                 }
                 row.push((ids[i], color));
@@ -702,7 +712,8 @@ impl Problem {
                 }
             })?
         };
-        let (solutions, outcome, nodes) = counted.map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))?;
+        let (solutions, outcome, nodes) =
+            counted.map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))?;
         match outcome {
             Outcome::Complete => Ok(solutions.into_py(py)),
             Outcome::Stopped(reason) => Err(stopped(
@@ -771,7 +782,7 @@ impl Problem {
             std::thread::Builder::new()
                 .name("exactly-solutions".into())
                 .spawn(move || produce(&problem, limits, &tx))
-                .map_err(|e| PyErr::from(e))?;
+                .map_err(PyErr::from)?;
         }
         Ok(Solutions {
             problem: slf.clone().unbind(),
@@ -898,7 +909,9 @@ impl Problem {
         let p = &*self.inner;
         PyList::new_bound(
             py,
-            p.labels().iter().map(|&l| self.labels[l as usize].clone_ref(py)),
+            p.labels()
+                .iter()
+                .map(|&l| self.labels[l as usize].clone_ref(py)),
         )
         .into_any()
         .unbind()
@@ -908,7 +921,11 @@ impl Problem {
     /// primary item.
     #[getter]
     fn warnings(&self) -> Vec<String> {
-        self.inner.warnings().iter().map(|w| w.to_string()).collect()
+        self.inner
+            .warnings()
+            .iter()
+            .map(|w| w.to_string())
+            .collect()
     }
 
     /// Whether any option has a nonzero cost.
@@ -1042,9 +1059,9 @@ impl Solutions {
                 Ok(Some(self.problem.get().solution_list(py, &options)))
             }
             Message::End(outcome, nodes) => match outcome {
-                Outcome::Stopped(r @ (StopReason::NodeLimit | StopReason::TimeLimit)) => {
-                    Err(stopped(py, reason_word(r, false), py.None(), self.yielded, nodes)?)
-                }
+                Outcome::Stopped(r @ (StopReason::NodeLimit | StopReason::TimeLimit)) => Err(
+                    stopped(py, reason_word(r, false), py.None(), self.yielded, nodes)?,
+                ),
                 _ => Ok(None),
             },
         }
