@@ -1,6 +1,7 @@
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
@@ -16,3 +17,8 @@ def testdata() -> Path:
 def data() -> Path:
     """The Python tests' own data folder."""
     return HERE / "data"
+
+
+# No example database on disk: runs stay independent and leave no files.
+settings.register_profile("exactly", database=None)
+settings.load_profile("exactly")
