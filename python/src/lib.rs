@@ -108,6 +108,20 @@ impl Budget {
     }
 }
 
+/// The most threads one call may ask for.
+const MAX_THREADS: usize = 1024;
+
+/// The threads a call asked for, all cores by default.
+fn thread_count(threads: Option<usize>) -> PyResult<usize> {
+    match threads {
+        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+        Some(n) if (1..=MAX_THREADS).contains(&n) => Ok(n),
+        Some(n) => Err(PyValueError::new_err(format!(
+            "threads must be from 1 to {MAX_THREADS}, got {n}"
+        ))),
+    }
+}
+
 /// Runs `work` on a helper thread with the GIL released. The calling thread
 /// wakes every [`TICK`]: past `deadline` it sets `cancel` (and reports the
 /// time as up); on a pending signal (Ctrl-C) it sets `cancel`, lets the
@@ -670,11 +684,7 @@ impl Problem {
         limit: Option<i128>,
     ) -> PyResult<PyObject> {
         let budget = Budget::new(max_nodes, timeout, limit)?;
-        let threads = match threads {
-            Some(0) => return Err(PyValueError::new_err("threads must be at least 1")),
-            Some(n) => n,
-            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        };
+        let threads = thread_count(threads)?;
         let cancel = Arc::new(AtomicBool::new(false));
         let problem = &*self.inner;
         let split = threads > 1
@@ -683,7 +693,7 @@ impl Problem {
             && budget.solutions.is_none();
         let start = Instant::now();
         let (counted, timed_out) = if split {
-            let deadline = budget.time.map(|t| start + t);
+            let deadline = budget.time.and_then(|t| start.checked_add(t));
             let limits = Limits::default().cancel_flag(cancel.clone());
             interruptible(py, &cancel, deadline, || {
                 let cut = exactly::parallel::split(problem, Engine::Auto, 64 * threads, 64);
@@ -823,10 +833,13 @@ impl Problem {
     fn best(
         &self,
         py: Python<'_>,
-        k: usize,
+        k: i128,
         max_nodes: Option<i128>,
         timeout: Option<f64>,
     ) -> PyResult<PyObject> {
+        let k = usize::try_from(k).map_err(|_| {
+            PyValueError::new_err(format!("k must be a non-negative integer, got {k}"))
+        })?;
         let (best, outcome, nodes) = self.cheapest(py, k, max_nodes, timeout)?;
         let list = PyList::new_bound(py, best.iter().map(|c| self.costed(py, c)))
             .into_any()
@@ -1278,11 +1291,7 @@ fn sudoku_solve_many(
     timeout: Option<f64>,
 ) -> PyResult<Vec<Answer>> {
     let budget = Budget::new(max_nodes, timeout, None)?;
-    let threads = match threads {
-        Some(0) => return Err(PyValueError::new_err("threads must be at least 1")),
-        Some(n) => n,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    };
+    let threads = thread_count(threads)?;
     let read: Vec<Result<sudoku::Puzzle, Answer>> = if let Ok(text) = puzzles.downcast::<PyString>()
     {
         sudoku::parse(&text.extract::<String>()?, None)

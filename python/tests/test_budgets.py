@@ -80,3 +80,10 @@ def test_bad_budgets():
             p.count(**kwargs)
     with pytest.raises(ValueError):
         p.count(threads=0)
+    with pytest.raises(ValueError):
+        p.count(threads=10**6)
+    with pytest.raises(ValueError):
+        p.best(-1)
+    assert p.best(0) == []
+    # a timeout far in the future is no error
+    assert p.count(timeout=1e11) == 2
