@@ -1,0 +1,89 @@
+"""Budgets: a stopped search raises Stopped with what it found, never
+passing for 'no solution'."""
+
+import pytest
+
+import exactly
+
+from test_counts import langford, queens
+
+
+def test_count_max_nodes():
+    p = queens(10)
+    with pytest.raises(exactly.Stopped) as stop:
+        p.count(max_nodes=100)
+    e = stop.value
+    assert e.reason == "max_nodes"
+    assert e.partial == e.count and 0 <= e.count < 724
+    assert e.nodes >= 100
+
+
+def test_count_limit():
+    with pytest.raises(exactly.Stopped) as stop:
+        queens(8).count(limit=5)
+    assert stop.value.reason == "limit" and stop.value.partial == 5
+    # a limit above the count is no stop
+    assert queens(8).count(limit=1000) == 92
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_count_timeout(threads):
+    p = queens(16)  # minutes of work
+    with pytest.raises(exactly.Stopped) as stop:
+        p.count(threads=threads, timeout=0.2)
+    assert stop.value.reason == "timeout"
+    assert stop.value.count > 0
+
+
+def test_first_max_nodes():
+    with pytest.raises(exactly.Stopped) as stop:
+        langford(12).first(max_nodes=1)
+    assert stop.value.partial is None
+    # with no solution at all the answer is None, not Stopped
+    assert langford(5).first() is None
+    assert langford(5).count(max_nodes=10**9) == 0
+
+
+def test_solutions_budgets():
+    sols = list(queens(8).solutions(limit=10))
+    assert len(sols) == 10
+    assert list(queens(8).solutions(limit=0)) == []
+    it = queens(12).solutions(max_nodes=2000)
+    got = []
+    with pytest.raises(exactly.Stopped) as stop:
+        for s in it:
+            got.append(s)
+    assert stop.value.reason == "max_nodes" and stop.value.count == len(got) > 0
+    assert next(it, None) is None
+
+
+def test_solutions_is_lazy():
+    it = queens(20).solutions()  # far too many to list
+    first = next(it)
+    assert len(first) == 20
+    del it
+
+
+def test_costs_and_cover_budgets():
+    p = queens(12)
+    with pytest.raises(exactly.Stopped) as stop:
+        p.best(3, max_nodes=50)
+    assert isinstance(stop.value.partial, list)
+    with pytest.raises(exactly.Stopped):
+        p.min_cost(max_nodes=50)
+
+
+def test_bad_budgets():
+    p = queens(4)
+    for kwargs in ({"max_nodes": -1}, {"timeout": -1.0}, {"timeout": float("nan")}, {"limit": -3}):
+        with pytest.raises(ValueError):
+            p.count(**kwargs)
+    with pytest.raises(ValueError):
+        p.count(threads=0)
+    with pytest.raises(ValueError):
+        p.count(threads=10**6)
+    with pytest.raises(ValueError):
+        p.best(-1)
+    assert p.best(0) == []
+    # a timeout far in the future is no error
+    assert p.count(timeout=1e11) == 2

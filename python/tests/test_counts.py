@@ -1,0 +1,63 @@
+"""Counts from the literature, checked by running the solver."""
+
+import pytest
+
+import exactly
+
+
+def queens(n):
+    """n queens: rows and columns primary, diagonals secondary."""
+    options = {}
+    for r in range(n):
+        for c in range(n):
+            options[("q", r, c)] = [("row", r), ("col", c), ("up", r + c), ("down", r - c)]
+    secondary = [("up", d) for d in range(2 * n - 1)] + [("down", d) for d in range(-n + 1, n)]
+    return exactly.Problem(options, secondary=secondary)
+
+
+def langford(n):
+    """Langford pairs: numbers 1..n in 2n slots, k's two copies k apart."""
+    options = {}
+    for k in range(1, n + 1):
+        for i in range(2 * n - k - 1):
+            options[(k, i)] = [k, ("slot", i), ("slot", i + k + 1)]
+    return exactly.Problem(options)
+
+
+# OEIS A000170
+@pytest.mark.parametrize("n,count", [(8, 92), (9, 352), (10, 724), (11, 2680), (12, 14200)])
+def test_queens(n, count):
+    assert queens(n).count() == count
+
+
+def test_queens_one_thread_and_solutions():
+    p = queens(8)
+    assert p.count(threads=1) == 92
+    sols = list(p.solutions())
+    assert len({frozenset(s) for s in sols}) == 92
+    for s in sols:
+        assert sorted(r for _, r, _ in s) == list(range(8))
+        assert sorted(c for _, _, c in s) == list(range(8))
+        assert len({r + c for _, r, c in s}) == 8
+        assert len({r - c for _, r, c in s}) == 8
+
+
+# OEIS A014552 counts each pair of mirror images once; the plain encoding
+# finds both.
+@pytest.mark.parametrize("n,pairs", [(3, 1), (4, 1), (5, 0), (7, 26), (8, 150), (11, 17792)])
+def test_langford(n, pairs):
+    assert langford(n).count() == 2 * pairs
+
+
+def test_langford_11_from_the_repository(testdata):
+    assert exactly.Problem.read(testdata / "langford-11.dlx").count() == 35584
+
+
+def test_pentominoes_6x10(testdata):
+    p = exactly.Problem.read(testdata / "pentomino-6x10.dlx")
+    assert p.count() == 9356
+
+
+def test_knuth_example_matrix_format(testdata):
+    p = exactly.Problem.read(testdata / "knuth-example.mat", format="matrix")
+    assert p.count() == 1
