@@ -109,6 +109,70 @@ pub struct Spec {
     pub board: Option<Board>,
 }
 
+impl fmt::Display for Spec {
+    /// Writes the text format that [`parse`] reads back as the same spec:
+    /// each piece as its name (with its count unless 1) over its picture,
+    /// then the board, blocks separated by blank lines. (A piece named
+    /// `board` would read back as a board: [`parse`] never makes one.)
+    ///
+    /// ```
+    /// use exactly_puzzles::polyomino::parse;
+    /// let spec = parse("L 2\n#.\n##\n\nboard\n.#\n##\n")?;
+    /// assert_eq!(spec.to_string(), "L 2\n#\n##\n\nboard\n.#\n##\n");
+    /// assert_eq!(parse(&spec.to_string())?, spec);
+    /// # Ok::<(), exactly_puzzles::polyomino::ParseError>(())
+    /// ```
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut first = true;
+        for piece in &self.pieces {
+            if !first {
+                writeln!(f)?;
+            }
+            first = false;
+            match piece.count() {
+                1 => writeln!(f, "{}", piece.name())?,
+                n => writeln!(f, "{} {n}", piece.name())?,
+            }
+            write_picture(f, piece.cells())?;
+        }
+        if let Some(board) = &self.board {
+            if !first {
+                writeln!(f)?;
+            }
+            writeln!(f, "board")?;
+            let cells: Vec<Cell> = board.cells().collect();
+            write_picture(f, &cells)?;
+        }
+        Ok(())
+    }
+}
+
+/// Writes the picture of cells sorted row-major from row 0: `#` for a
+/// cell, `.` for a gap before the row's last cell, `.` alone for a row
+/// without cells. Only the text is allocated, never the box around it.
+fn write_picture(f: &mut fmt::Formatter<'_>, cells: &[Cell]) -> fmt::Result {
+    let mut k = 0;
+    let mut row = 0;
+    let mut line = String::new();
+    while k < cells.len() {
+        line.clear();
+        while k < cells.len() && cells[k].0 == row {
+            let col = cells[k].1;
+            while line.len() < col {
+                line.push('.');
+            }
+            line.push('#');
+            k += 1;
+        }
+        if line.is_empty() {
+            line.push('.');
+        }
+        writeln!(f, "{line}")?;
+        row += 1;
+    }
+    Ok(())
+}
+
 /// What a header announces.
 enum Header {
     Board,
