@@ -671,15 +671,20 @@ fn parse_seconds(text: &str) -> Result<Duration, String> {
     let secs: f64 = text
         .trim()
         .parse()
-        .map_err(|_| format!("expected a positive number of seconds, found '{text}'"))?;
+        .map_err(|_| format!("expected a number of seconds, found '{text}'"))?;
     if !secs.is_finite() {
         return Err(format!(
             "expected a positive, finite number of seconds, found '{text}'"
         ));
     }
-    if secs <= 0.0 {
+    if secs == 0.0 {
         return Err(format!(
-            "expected a positive number of seconds, found '{text}' (leave --timeout out for no time limit)"
+            "expected a positive number of seconds, found '{text}'; leave the budget out for no time limit"
+        ));
+    }
+    if secs < 0.0 {
+        return Err(format!(
+            "expected a positive number of seconds, found '{text}'"
         ));
     }
     let secs = secs.min(MAX_TIMEOUT_SECS);
