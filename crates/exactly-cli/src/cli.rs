@@ -213,12 +213,12 @@ pub struct SudokuArgs {
     /// A node budget for each puzzle: a puzzle whose search runs out of it
     /// gets the verdict `unknown` (with the solutions found by then), the
     /// batch goes on, and the exit status is 3.
-    #[arg(long, value_name = "N", value_parser = parse_limit, conflicts_with = "target")]
+    #[arg(long, value_name = "N", value_parser = parse_limit, conflicts_with = "target", allow_negative_numbers = true)]
     pub max_nodes: Option<u64>,
 
     /// A time budget for each puzzle, in seconds (fractions allowed), as
     /// --max-nodes.
-    #[arg(long, value_name = "SECS", value_parser = parse_seconds, conflicts_with = "target")]
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds, conflicts_with = "target", allow_negative_numbers = true)]
     pub timeout: Option<Duration>,
 
     /// Box shape RxC (R rows by C columns), for sides whose shape cannot be
@@ -299,7 +299,8 @@ pub struct GenArgs {
 pub enum GenKind {
     /// N queens on an N×N board: rows and columns primary, diagonals secondary.
     Queens {
-        /// Board size.
+        /// Board size (1 to 1000).
+        #[arg(value_parser = parse_size, allow_negative_numbers = true)]
         n: usize,
         /// Item order.
         #[arg(long, value_enum, default_value_t = QueensOrder::Organ)]
@@ -307,7 +308,8 @@ pub enum GenKind {
     },
     /// Langford pairs 1..N: items d1..dN p1..p2N.
     Langford {
-        /// The largest number.
+        /// The largest number (1 to 1000).
+        #[arg(value_parser = parse_size, allow_negative_numbers = true)]
         n: usize,
         /// Count each pairing and its reversal once.
         #[arg(long)]
@@ -315,7 +317,8 @@ pub enum GenKind {
     },
     /// The twelve pentominoes in an R×C rectangle.
     Pentomino {
-        /// Rectangle size, e.g. 6x10.
+        /// Rectangle size, e.g. 6x10 (at most 36x36).
+        #[arg(allow_hyphen_values = true)]
         size: String,
         /// Count each tiling once up to the rectangle's symmetries.
         #[arg(long)]
@@ -328,7 +331,8 @@ pub enum GenKind {
 /// Arguments of `exactly queens`.
 #[derive(Debug, Args)]
 pub struct QueensArgs {
-    /// Board size.
+    /// Board size (1 to 1000).
+    #[arg(value_parser = parse_size, allow_negative_numbers = true)]
     pub n: usize,
     /// Item order.
     #[arg(long, value_enum, default_value_t = QueensOrder::Organ)]
@@ -343,7 +347,8 @@ pub struct QueensArgs {
 /// Arguments of `exactly langford`.
 #[derive(Debug, Args)]
 pub struct LangfordArgs {
-    /// The largest number.
+    /// The largest number (1 to 1000).
+    #[arg(value_parser = parse_size, allow_negative_numbers = true)]
     pub n: usize,
     /// Count each pairing and its reversal once.
     #[arg(long)]
@@ -382,8 +387,9 @@ pub struct PolyominoSpec {
     #[arg(long, value_enum, value_name = "SET")]
     pub set: Option<PieceSet>,
 
-    /// Tile an R×C rectangle (e.g. 6x10) instead of the file's board.
-    #[arg(long, value_name = "RxC")]
+    /// Tile an R×C rectangle (e.g. 6x10, at most 36x36) instead of the
+    /// file's board.
+    #[arg(long, value_name = "RxC", allow_hyphen_values = true)]
     pub board: Option<String>,
 
     /// Allow rotations only, not turning pieces over.
@@ -425,15 +431,16 @@ pub struct ProblemArgs {
 #[derive(Debug, Args)]
 pub struct SearchArgs {
     /// Stop after N solutions.
-    #[arg(long, value_name = "N", value_parser = parse_limit)]
+    #[arg(long, value_name = "N", value_parser = parse_limit, allow_negative_numbers = true)]
     pub limit: Option<u64>,
 
-    /// Stop after SECS seconds (a decimal number).
-    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    /// Stop after SECS seconds (a positive decimal number; values past
+    /// 10^9, about 31 years, mean 10^9).
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds, allow_negative_numbers = true)]
     pub timeout: Option<Duration>,
 
-    /// Stop after N search nodes.
-    #[arg(long, value_name = "N")]
+    /// Stop after N search nodes (a positive integer).
+    #[arg(long, value_name = "N", value_parser = parse_limit, allow_negative_numbers = true)]
     pub max_nodes: Option<u64>,
 
     /// Print statistics (nodes, updates, solutions, max depth, time) on stderr.
@@ -441,7 +448,7 @@ pub struct SearchArgs {
     pub stats: bool,
 
     /// Break ties between equally constrained items at random, from seed S.
-    #[arg(long, value_name = "S")]
+    #[arg(long, value_name = "S", value_parser = parse_seed, allow_negative_numbers = true)]
     pub seed: Option<u64>,
 
     /// Print every step of the search on stderr, indented by level.
@@ -599,8 +606,18 @@ pub struct EstimateArgs {
     pub probes: u64,
 
     /// Seed of the random probes.
-    #[arg(long, value_name = "S", default_value_t = 1)]
+    #[arg(long, value_name = "S", default_value_t = 1, value_parser = parse_seed, allow_negative_numbers = true)]
     pub seed: u64,
+
+    /// Stop probing after SECS seconds and report the probes made so far
+    /// (exit status 3).
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds, allow_negative_numbers = true)]
+    pub timeout: Option<Duration>,
+
+    /// Stop probing once the probes have visited N nodes in all, and report
+    /// the probes made so far (exit status 3).
+    #[arg(long, value_name = "N", value_parser = parse_limit, allow_negative_numbers = true)]
+    pub max_nodes: Option<u64>,
 }
 
 /// Arguments of `exactly plan`.
@@ -674,12 +691,13 @@ pub struct CoverArgs {
 #[derive(Debug, Args)]
 pub struct SquaresArgs {
     /// Grid size (squares per side), 1 to 10.
+    #[arg(value_parser = parse_size, allow_negative_numbers = true)]
     pub n: usize,
 
     /// Matchsticks already missing, numbered from 1 as in POJ 1084:
     /// row by row, each row of horizontal sticks followed by the vertical
     /// ones below it.
-    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = parse_size, allow_hyphen_values = true)]
     pub removed: Vec<usize>,
 
     /// Print statistics (nodes, IDA* iterations, time) on stderr.
@@ -690,6 +708,14 @@ pub struct SquaresArgs {
     /// measure what the estimate saves.
     #[arg(long)]
     pub no_estimate: bool,
+
+    /// Stop after SECS seconds (exit status 3, nothing on standard output).
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds, allow_negative_numbers = true)]
+    pub timeout: Option<Duration>,
+
+    /// Stop after N search nodes (exit status 3, nothing on standard output).
+    #[arg(long, value_name = "N", value_parser = parse_limit, allow_negative_numbers = true)]
+    pub max_nodes: Option<u64>,
 }
 
 /// Parses a positive number of solutions.
@@ -728,14 +754,56 @@ fn parse_threads(text: &str) -> Result<usize, String> {
     }
 }
 
-/// Parses a non-negative, finite number of seconds.
+/// Parses a puzzle size: a positive integer.
+fn parse_size(text: &str) -> Result<usize, String> {
+    let digits = text.trim();
+    let positive = || format!("expected a positive integer, found '{text}'");
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(positive());
+    }
+    match digits.parse::<usize>() {
+        Ok(0) => Err(positive()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("'{text}' is too large")),
+    }
+}
+
+/// Parses a random seed: an integer from 0 to 2^64 - 1.
+fn parse_seed(text: &str) -> Result<u64, String> {
+    text.trim()
+        .parse::<u64>()
+        .map_err(|_| format!("expected an integer from 0 to {}, found '{text}'", u64::MAX))
+}
+
+/// The longest time budget, in seconds (about 31.7 years): longer ones are
+/// cut to it, so that adding the budget to the current time cannot overflow.
+pub const MAX_TIMEOUT_SECS: f64 = 1e9;
+
+/// Parses a positive, finite number of seconds. Values past
+/// [`MAX_TIMEOUT_SECS`] are cut to it, and positive values below a
+/// nanosecond are raised to one.
 fn parse_seconds(text: &str) -> Result<Duration, String> {
     let secs: f64 = text
         .trim()
         .parse()
         .map_err(|_| format!("expected a number of seconds, found '{text}'"))?;
-    Duration::try_from_secs_f64(secs)
-        .map_err(|_| format!("expected a non-negative, finite number of seconds, found '{text}'"))
+    if !secs.is_finite() {
+        return Err(format!(
+            "expected a positive, finite number of seconds, found '{text}'"
+        ));
+    }
+    if secs == 0.0 {
+        return Err(format!(
+            "expected a positive number of seconds, found '{text}'; leave the budget out for no time limit"
+        ));
+    }
+    if secs < 0.0 {
+        return Err(format!(
+            "expected a positive number of seconds, found '{text}'"
+        ));
+    }
+    let secs = secs.min(MAX_TIMEOUT_SECS);
+    Ok(Duration::from_secs_f64(secs).max(Duration::from_nanos(1)))
 }
 
 #[cfg(test)]
@@ -769,10 +837,29 @@ mod tests {
     #[test]
     fn seconds() {
         assert_eq!(parse_seconds("1.5"), Ok(Duration::from_millis(1500)));
-        assert_eq!(parse_seconds("0"), Ok(Duration::ZERO));
+        assert!(parse_seconds("0").is_err());
+        assert!(parse_seconds("0.0").is_err());
+        assert!(parse_seconds("-0").is_err());
         assert!(parse_seconds("-1").is_err());
         assert!(parse_seconds("inf").is_err());
         assert!(parse_seconds("NaN").is_err());
         assert!(parse_seconds("soon").is_err());
+        assert_eq!(
+            parse_seconds("1e300"),
+            Ok(Duration::from_secs(1_000_000_000))
+        );
+        assert_eq!(parse_seconds("1e-300"), Ok(Duration::from_nanos(1)));
+    }
+
+    #[test]
+    fn sizes_and_seeds() {
+        assert_eq!(parse_size("8"), Ok(8));
+        assert!(parse_size("0").unwrap_err().contains("positive integer"));
+        assert!(parse_size("-1").unwrap_err().contains("positive integer"));
+        assert!(parse_size("99999999999999999999999")
+            .unwrap_err()
+            .contains("too large"));
+        assert_eq!(parse_seed("0"), Ok(0));
+        assert!(parse_seed("-1").unwrap_err().contains("from 0 to"));
     }
 }

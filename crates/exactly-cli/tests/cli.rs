@@ -284,7 +284,7 @@ fn solve_output_verifies() {
 
 #[test]
 fn timeout_stops_early() {
-    let (status, stdout, stderr) = run(&["count", "--timeout", "0", QUEENS], b"");
+    let (status, stdout, stderr) = run(&["count", "--timeout", "0.000001", QUEENS], b"");
     assert_eq!(status, Some(3));
     assert_eq!(stderr, "exactly: stopped early: time limit reached\n");
     let partial: u128 = stdout.trim_end().parse().expect("a partial count");

@@ -386,7 +386,7 @@ fn budgets_answer_unknown_and_the_batch_goes_on() {
         ),
         (
             ["--timeout", "inf"],
-            "expected a non-negative, finite number of seconds",
+            "expected a positive, finite number of seconds",
         ),
     ] {
         let (code, out, err) = sudoku(&args, &input);

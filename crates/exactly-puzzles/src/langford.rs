@@ -179,9 +179,13 @@ fn restricted_number(n: usize) -> usize {
     }
 }
 
+/// The largest `n` that [`encode`] accepts: about 1.5 million options and
+/// 4.5 million option entries, checked before anything is allocated.
+pub const MAX_N: usize = 1000;
+
 /// Encodes the puzzle as an exact-cover problem.
 ///
-/// Fails with [`Error::BadSize`] when `n` is 0.
+/// Fails with [`Error::BadSize`] when `n` is 0 or more than [`MAX_N`].
 ///
 /// ```
 /// use exactly_puzzles::langford::{self, Langford};
@@ -198,6 +202,13 @@ pub fn encode(puzzle: &Langford) -> Result<Problem<Pair>, Error> {
             what: "Langford n",
             value: n,
             reason: "must be at least 1",
+        });
+    }
+    if n > MAX_N {
+        return Err(Error::BadSize {
+            what: "Langford n",
+            value: n,
+            reason: "must be at most 1000",
         });
     }
     let mut b = ProblemBuilder::new();
@@ -317,6 +328,16 @@ mod tests {
         assert!(!Sequence::new(vec![0, 0]).is_valid());
         assert!(!Sequence::new(vec![1, 2, 1, 2]).is_valid());
         assert!(Sequence::new(vec![]).is_valid());
+    }
+
+    #[test]
+    fn sizes_past_the_limit_are_refused_before_allocating() {
+        for n in [MAX_N + 1, 100_000, usize::MAX] {
+            let e = encode(&Langford::new(n)).unwrap_err();
+            assert!(matches!(e, Error::BadSize { .. }));
+            assert!(e.to_string().contains("at most 1000"), "{e}");
+        }
+        assert!(encode(&Langford::new(MAX_N)).is_ok());
     }
 
     #[test]

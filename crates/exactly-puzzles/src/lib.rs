@@ -94,6 +94,15 @@ pub enum Error {
         /// Its number of columns.
         cols: usize,
     },
+    /// A problem past a front end's limit on its size, found before it is
+    /// built (see [`polyomino::MAX_ENTRIES`]).
+    #[error("the problem would have {entries} option entries (the items of all options together), more than the limit of {limit}")]
+    TooManyEntries {
+        /// The entries the problem would have (at least).
+        entries: u64,
+        /// The most entries accepted.
+        limit: usize,
+    },
     /// A piece name that [`polyomino::is_piece_name`] rejects.
     #[error("bad piece name '{0}': expected letters, digits, '_' or '-', and not two lower-case letters or digits (those name cells)")]
     BadPieceName(String),

@@ -127,6 +127,16 @@ const BASE36: &[u8; 36] = b"0123456789abcdefghijklmnopqrstuvwxyz";
 /// The largest number of rows or columns that cell names can address.
 pub const MAX_SIDE: usize = 36;
 
+/// The most copies of one piece: a board has at most `MAX_SIDE²` = 1296
+/// cells.
+pub const MAX_COPIES: usize = MAX_SIDE * MAX_SIDE;
+
+/// The most option entries (the items of all options together) that
+/// [`encode`] builds, 2^22: checked, from a count of the placements, before
+/// the problem is allocated. The twelve pentominoes on a 36×36 board need
+/// about 580,000; 1296 monominoes on it would need over 40 million.
+pub const MAX_ENTRIES: usize = 1 << 22;
+
 /// True when `name` can name a piece: a non-empty run of ASCII letters,
 /// digits, `_` and `-` that is not two lower-case letters or digits (the
 /// names of cells).
@@ -271,12 +281,36 @@ impl Board {
     /// ```
     /// assert_eq!(exactly_puzzles::polyomino::Board::rectangle(8, 8).symmetries(false), 8);
     /// ```
+    ///
+    /// This allocates `rows × cols` cells at once; [`Board::try_rectangle`]
+    /// checks the sizes first.
     pub fn rectangle(rows: usize, cols: usize) -> Board {
         Board {
             rows,
             cols,
             cells: vec![true; rows * cols],
         }
+    }
+
+    /// The full `rows`×`cols` rectangle, when it has cells and fits in
+    /// [`MAX_SIDE`]×[`MAX_SIDE`]: sizes are checked before anything is
+    /// allocated.
+    ///
+    /// ```
+    /// use exactly_puzzles::polyomino::Board;
+    /// assert_eq!(Board::try_rectangle(6, 10)?.num_cells(), 60);
+    /// assert!(Board::try_rectangle(100_000, 100_000).is_err());
+    /// assert!(Board::try_rectangle(0, 5).is_err());
+    /// # Ok::<(), exactly_puzzles::Error>(())
+    /// ```
+    pub fn try_rectangle(rows: usize, cols: usize) -> Result<Board, Error> {
+        if rows == 0 || cols == 0 {
+            return Err(Error::EmptyBoard);
+        }
+        if rows > MAX_SIDE || cols > MAX_SIDE {
+            return Err(Error::BoardTooLarge { rows, cols });
+        }
+        Ok(Board::rectangle(rows, cols))
     }
 
     /// The board with the given cells, moved to the top left corner.
@@ -421,6 +455,85 @@ impl Puzzle {
         }
     }
 
+    /// Why the puzzle has no tiling, when that is cheap to see: the pieces'
+    /// cells (with their copies) do not add up to the board's, or, colored
+    /// as a checkerboard, the board has a difference between the colors
+    /// that the pieces cannot make up (each piece covers the same
+    /// difference wherever it lies, up to sign: 31 dominoes cannot cover a
+    /// chessboard without two opposite corners, and the 35 hexominoes, 11
+    /// of them with a difference of 2, cannot tile any rectangle). `None`
+    /// when a search is needed.
+    ///
+    /// ```
+    /// use exactly_puzzles::polyomino::{self, parse, pentominoes, Board, Impossible, Puzzle};
+    /// let too_big = Puzzle::new(pentominoes(), Board::rectangle(36, 36));
+    /// assert_eq!(too_big.impossibility(), Some(Impossible::Area { pieces: 60, board: 1296 }));
+    /// let spec = parse("D 31\n##\n")?;
+    /// let corners = (0..8).flat_map(|r| (0..8).map(move |c| (r, c)))
+    ///     .filter(|&cell| cell != (0, 0) && cell != (7, 7));
+    /// let mutilated = Puzzle::new(spec.pieces, Board::from_cells(corners));
+    /// assert!(matches!(mutilated.impossibility(), Some(Impossible::Coloring { .. })));
+    /// let hexominoes = Puzzle::new(polyomino::hexominoes(), Board::rectangle(14, 15));
+    /// assert!(matches!(hexominoes.impossibility(), Some(Impossible::Coloring { .. })));
+    /// assert_eq!(Puzzle::new(pentominoes(), Board::rectangle(6, 10)).impossibility(), None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn impossibility(&self) -> Option<Impossible> {
+        let board = self.board.num_cells();
+        let pieces: u128 = self
+            .pieces
+            .iter()
+            .map(|p| p.cells.len() as u128 * p.count as u128)
+            .sum();
+        if pieces != board as u128 {
+            return Some(Impossible::Area { pieces, board });
+        }
+        let excess = |cells: &mut dyn Iterator<Item = Cell>| {
+            let (mut even, mut odd) = (0usize, 0usize);
+            for (r, c) in cells {
+                if (r + c) % 2 == 0 {
+                    even += 1;
+                } else {
+                    odd += 1;
+                }
+            }
+            even.abs_diff(odd)
+        };
+        // Each copy covers `d` more cells of one color than of the other,
+        // either color; the copies' signed differences must add up to the
+        // board's, so the sum S of all the d must fall short of the board's
+        // difference D by twice the d of some set of copies: (S - D) / 2
+        // must be a subset sum. The area check bounds S by the board's
+        // cells, so the subset sums fit in a small table.
+        let board_excess = excess(&mut self.board.cells());
+        let mut differences = Vec::new();
+        for p in &self.pieces {
+            let d = excess(&mut p.cells.iter().copied());
+            if d > 0 {
+                differences.extend(std::iter::repeat(d).take(p.count));
+            }
+        }
+        let total: usize = differences.iter().sum();
+        let reachable = total >= board_excess && (total - board_excess) % 2 == 0 && {
+            let target = (total - board_excess) / 2;
+            let mut sums = vec![false; target + 1];
+            sums[0] = true;
+            for &d in &differences {
+                for t in (d..=target).rev() {
+                    sums[t] |= sums[t - d];
+                }
+            }
+            sums[target]
+        };
+        if !reachable {
+            return Some(Impossible::Coloring {
+                board: board_excess,
+                pieces: total as u128,
+            });
+        }
+        None
+    }
+
     /// True when `tiling` covers each cell of the board exactly once, with
     /// each piece used as many times as its count and in a shape it may take.
     ///
@@ -465,6 +578,51 @@ impl Puzzle {
     }
 }
 
+/// Why a puzzle has no tiling, seen without searching
+/// ([`Puzzle::impossibility`]).
+///
+/// ```
+/// use exactly_puzzles::polyomino::Impossible;
+/// let why = Impossible::Area { pieces: 60, board: 1296 };
+/// assert_eq!(why.to_string(), "the pieces have 60 cells and the board 1296");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Impossible {
+    /// The pieces' cells, counted with their copies, differ in number from
+    /// the board's.
+    Area {
+        /// The pieces' cells, with their copies.
+        pieces: u128,
+        /// The board's cells.
+        board: usize,
+    },
+    /// Colored as a checkerboard, the board has `board` more cells of one
+    /// color than of the other, a difference that the pieces, each
+    /// covering a fixed difference (up to sign) that add up to `pieces`,
+    /// cannot make up.
+    Coloring {
+        /// The board's difference between the colors.
+        board: usize,
+        /// The pieces' differences added up (with their copies).
+        pieces: u128,
+    },
+}
+
+impl fmt::Display for Impossible {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Impossible::Area { pieces, board } => {
+                write!(f, "the pieces have {pieces} cells and the board {board}")
+            }
+            Impossible::Coloring { board, pieces } => write!(
+                f,
+                "colored as a checkerboard, the board has {board} more cells of one color than of the other, which the pieces cannot make up (each covers a fixed difference between the colors, {pieces} in all)"
+            ),
+        }
+    }
+}
+
 /// The label of an option: a piece on some cells of the board.
 ///
 /// ```
@@ -487,9 +645,19 @@ pub struct Placement {
 
 /// A solved board: the placements, and which one covers each cell.
 ///
-/// Displayed as one line per row, each cell showing the name of the piece on
-/// it and each hole a `.`; when some name is longer than one character, the
-/// names are padded and separated by blanks.
+/// Displayed as one line per row, each cell showing the label of the piece
+/// on it and each hole a `.`. A piece's label is its name, or, for the
+/// copies of a piece placed more than once, its name followed by `.1`,
+/// `.2`, ... in reading order (as the items of the copies are named), so
+/// that every placed piece has its own label. When some label is longer
+/// than one character, the labels are padded and separated by blanks.
+///
+/// ```
+/// use exactly_puzzles::polyomino::{Placement, Tiling};
+/// let domino = |cells: Vec<(usize, usize)>| Placement { piece: 0, name: "D".into(), cells };
+/// let tiling = Tiling::new(vec![domino(vec![(0, 0), (0, 1)]), domino(vec![(1, 0), (1, 1)])]);
+/// assert_eq!(tiling.to_string(), "D.1 D.1\nD.2 D.2\n");
+/// ```
 ///
 /// ```
 /// use exactly_puzzles::polyomino::{Placement, Tiling};
@@ -588,22 +756,42 @@ impl Tiling {
     }
 }
 
+impl Tiling {
+    /// Each placement's label: its name, numbered `.1`, `.2`, ... in
+    /// placement order when the name is placed more than once.
+    fn labels(&self) -> Vec<String> {
+        let mut placed: std::collections::HashMap<&str, (usize, usize)> =
+            std::collections::HashMap::new();
+        for p in &self.placements {
+            placed.entry(p.name.as_str()).or_default().0 += 1;
+        }
+        self.placements
+            .iter()
+            .map(|p| {
+                let (total, seen) = placed.entry(p.name.as_str()).or_default();
+                if *total > 1 {
+                    *seen += 1;
+                    format!("{}.{seen}", p.name)
+                } else {
+                    p.name.clone()
+                }
+            })
+            .collect()
+    }
+}
+
 impl fmt::Display for Tiling {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let width = self
-            .placements
-            .iter()
-            .map(|p| p.name.chars().count())
-            .max()
-            .unwrap_or(1);
+        let labels = self.labels();
+        let width = labels.iter().map(|l| l.chars().count()).max().unwrap_or(1);
         for r in 0..self.rows {
             let mut line = String::new();
             for c in 0..self.cols {
                 if width > 1 && c > 0 {
                     line.push(' ');
                 }
-                let name = self.name_at((r, c)).unwrap_or(".");
-                line.push_str(&format!("{name:<width$}"));
+                let label = self.owner[r * self.cols + c].map_or(".", |k| labels[k].as_str());
+                line.push_str(&format!("{label:<width$}"));
             }
             writeln!(f, "{}", line.trim_end())?;
         }
@@ -701,6 +889,56 @@ fn placements(piece: &Piece, board: &Board, one_sided: bool) -> Vec<Vec<u32>> {
     out
 }
 
+/// The number of placements of a piece on the board, counted without
+/// storing them.
+fn placement_count(piece: &Piece, board: &Board, one_sided: bool) -> u64 {
+    let mut count = 0;
+    for shape in piece.orientations(one_sided) {
+        let (h, w) = extent(&shape);
+        if h > board.rows || w > board.cols {
+            continue;
+        }
+        for top in 0..=board.rows - h {
+            for left in 0..=board.cols - w {
+                if shape
+                    .iter()
+                    .all(|&(r, c)| board.contains((top + r, left + c)))
+                {
+                    count += 1;
+                }
+            }
+        }
+    }
+    count
+}
+
+/// An upper bound on the option entries of [`encode`]'s problem (without
+/// the symmetry-breaking options, at most a few per placement), computed
+/// without building it and stopping once past [`MAX_ENTRIES`].
+fn entry_bound(puzzle: &Puzzle) -> u64 {
+    let mut total = 0u64;
+    for p in &puzzle.pieces {
+        if p.count == 0 {
+            continue;
+        }
+        let m = placement_count(p, &puzzle.board, puzzle.one_sided);
+        // The piece, its cells, and the ordering items of several copies:
+        // a path and a prefix in a segment tree of depth about log2(m).
+        let depth = u64::from(64 - m.leading_zeros()) + 2;
+        let order = if p.count > 1 { 2 * depth } else { 0 };
+        let per_option = 1 + p.cells.len() as u64 + order;
+        total = total.saturating_add(
+            (p.count as u64)
+                .saturating_mul(m)
+                .saturating_mul(per_option),
+        );
+        if total > MAX_ENTRIES as u64 {
+            break;
+        }
+    }
+    total
+}
+
 /// Checks the puzzle before encoding.
 fn validate(puzzle: &Puzzle) -> Result<(), Error> {
     let board = &puzzle.board;
@@ -713,10 +951,25 @@ fn validate(puzzle: &Puzzle) -> Result<(), Error> {
             cols: board.cols,
         });
     }
-    for (k, p) in puzzle.pieces.iter().enumerate() {
-        if puzzle.pieces[..k].iter().any(|q| q.name == p.name) {
+    let mut names = std::collections::HashSet::new();
+    for p in &puzzle.pieces {
+        if !names.insert(p.name.as_str()) {
             return Err(Error::DuplicatePiece(p.name.clone()));
         }
+        if p.count > MAX_COPIES {
+            return Err(Error::BadSize {
+                what: "number of copies of a piece",
+                value: p.count,
+                reason: "must be at most 1296 (the cells of a 36x36 board)",
+            });
+        }
+    }
+    let entries = entry_bound(puzzle);
+    if entries > MAX_ENTRIES as u64 {
+        return Err(Error::TooManyEntries {
+            entries,
+            limit: MAX_ENTRIES,
+        });
     }
     Ok(())
 }
@@ -725,7 +978,9 @@ fn validate(puzzle: &Puzzle) -> Result<(), Error> {
 /// [module docs](self) for the items and options).
 ///
 /// Fails on an empty board, a board wider or taller than [`MAX_SIDE`], two
-/// pieces with the same name, or (with [`Puzzle::symbreak`]) when the pieces
+/// pieces with the same name, a piece with more than [`MAX_COPIES`] copies,
+/// a problem past [`MAX_ENTRIES`] (all checked before the problem is
+/// allocated), or (with [`Puzzle::symbreak`]) when the pieces
 /// used exactly once cannot break the board's symmetry while pieces with
 /// several copies are left ([`Error::SymmetryUnbroken`]).
 ///

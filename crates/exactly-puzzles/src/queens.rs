@@ -213,9 +213,13 @@ fn line_order(n: usize, order: Order) -> Vec<usize> {
     }
 }
 
+/// The largest board side that [`encode`] accepts: a million options and
+/// 4 million option entries, checked before anything is allocated.
+pub const MAX_N: usize = 1000;
+
 /// Encodes the puzzle as an exact-cover problem with secondary items.
 ///
-/// Fails with [`Error::BadSize`] when `n` is 0.
+/// Fails with [`Error::BadSize`] when `n` is 0 or more than [`MAX_N`].
 ///
 /// ```
 /// use exactly_puzzles::queens::{self, Queens};
@@ -231,6 +235,13 @@ pub fn encode(puzzle: &Queens) -> Result<Problem<Queen>, Error> {
             what: "queens board side",
             value: n,
             reason: "must be at least 1",
+        });
+    }
+    if n > MAX_N {
+        return Err(Error::BadSize {
+            what: "queens board side",
+            value: n,
+            reason: "must be at most 1000",
         });
     }
     let mut b = ProblemBuilder::new();
@@ -366,6 +377,15 @@ mod tests {
         let p = encode(&Queens::new(1)).unwrap();
         assert_eq!(item_names(&p), ["r0", "c0"]);
         assert_eq!(p.num_options(), 1);
+    }
+
+    #[test]
+    fn sizes_past_the_limit_are_refused_before_allocating() {
+        for n in [MAX_N + 1, 30_000, 1 << 32, usize::MAX] {
+            let e = encode(&Queens::new(n)).unwrap_err();
+            assert!(matches!(e, Error::BadSize { .. }));
+            assert!(e.to_string().contains("at most 1000"), "{e}");
+        }
     }
 
     #[test]

@@ -260,17 +260,63 @@ pub fn estimate_with<L>(
     probes: u64,
     seed: u64,
 ) -> Result<Estimate, crate::PrefixError> {
+    estimate_within(solver, prefix, probes, seed, &Limits::default()).map(|(e, _)| e)
+}
+
+/// [`estimate_with`] under a budget: `limits.time` bounds the time spent
+/// probing and `limits.nodes` the nodes visited by all probes together
+/// (each probe visits its depth plus one); the other limits are ignored.
+/// Stopped by a budget, it returns the estimate from the probes made so far
+/// (the same as with that many probes) and the reason.
+///
+/// ```
+/// use exactly::{Limits, Outcome, StopReason, Solver};
+/// let p = exactly::format::parse_dlx(&std::fs::read_to_string("../../testdata/langford-11.dlx")?)?;
+/// let mut solver = Solver::new(&p);
+/// let (e, outcome) = exactly::parallel::estimate_within(&mut solver, &[], 1000, 1, &Limits::default().max_nodes(50))?;
+/// assert_eq!(outcome, Outcome::Stopped(StopReason::NodeLimit));
+/// assert!(e.probes < 1000);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn estimate_within<L>(
+    solver: &mut Solver<'_, L>,
+    prefix: &[OptionId],
+    probes: u64,
+    seed: u64,
+    limits: &Limits,
+) -> Result<(Estimate, Outcome), crate::PrefixError> {
     solver.reset();
     solver.restrict(prefix)?;
+    let start = std::time::Instant::now();
     let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
     let (mut n1, mut n2, mut s1, mut s2) = (0.0, 0.0, 0.0, 0.0);
-    for _ in 0..probes {
-        let (n, s) = solver.probe(&mut rng);
+    let mut visited = 0u64;
+    let mut outcome = Outcome::Complete;
+    let mut made = 0;
+    while made < probes {
+        // At least one probe is made, so that the estimate means something.
+        let stop = if made == 0 {
+            None
+        } else if limits.nodes.is_some_and(|n| visited >= n) {
+            Some(StopReason::NodeLimit)
+        } else if limits.time.is_some_and(|t| start.elapsed() >= t) {
+            Some(StopReason::TimeLimit)
+        } else {
+            None
+        };
+        if let Some(reason) = stop {
+            outcome = Outcome::Stopped(reason);
+            break;
+        }
+        let (n, s, steps) = solver.probe_steps(&mut rng);
+        visited = visited.saturating_add(steps);
+        made += 1;
         n1 += n;
         n2 += n * n;
         s1 += s;
         s2 += s * s;
     }
+    let probes = made;
     let k = probes.max(1) as f64;
     let error = |sum: f64, squares: f64| {
         if probes < 2 {
@@ -279,13 +325,14 @@ pub fn estimate_with<L>(
         let mean = sum / k;
         ((squares / k - mean * mean).max(0.0) / (k - 1.0)).sqrt()
     };
-    Ok(Estimate {
+    let estimate = Estimate {
         probes,
         nodes: n1 / k,
         nodes_error: error(n1, n2),
         solutions: s1 / k,
         solutions_error: error(s1, s2),
-    })
+    };
+    Ok((estimate, outcome))
 }
 
 /// The result of counting subproblems.

@@ -771,13 +771,20 @@ impl<'p, L> Solver<'p, L> {
     /// the branching degrees seen, summed over the levels for nodes). The
     /// solver is left as it was. `rng` is a xorshift state (not zero).
     pub fn probe(&mut self, rng: &mut u64) -> (f64, f64) {
+        let (nodes, solutions, _) = self.probe_steps(rng);
+        (nodes, solutions)
+    }
+
+    /// [`Solver::probe`], with the number of nodes the probe visited (its
+    /// depth plus one) last.
+    pub(crate) fn probe_steps(&mut self, rng: &mut u64) -> (f64, f64, u64) {
         let mut backend = self.take_backend();
-        let result = with_structure!(&mut backend, s => Self::probe_at(s, rng), _ => (0.0, 0.0));
+        let result = with_structure!(&mut backend, s => Self::probe_at(s, rng), _ => (0.0, 0.0, 0));
         self.backend = backend;
         result
     }
 
-    fn probe_at<S: Structure>(st: &mut S, rng: &mut u64) -> (f64, f64) {
+    fn probe_at<S: Structure>(st: &mut S, rng: &mut u64) -> (f64, f64, u64) {
         let mut frames = Vec::new();
         let mut weight = 1.0;
         let mut nodes = 1.0;
@@ -807,7 +814,7 @@ impl<'p, L> Solver<'p, L> {
         for frame in frames.iter_mut().rev() {
             st.leave(frame);
         }
-        (nodes, solutions)
+        (nodes, solutions, frames.len() as u64 + 1)
     }
 
     /// Moves the search to the node reached from the root by choosing

@@ -140,12 +140,43 @@ pub fn count(args: &CountArgs, input: &Input) -> anyhow::Result<Status> {
     Ok(Status::of_search(stopped, count.solutions))
 }
 
+/// The name of a problem file in messages (`<stdin>` for `-`).
+fn source_name(path: &std::path::Path) -> String {
+    if path == std::path::Path::new("-") {
+        "<stdin>".to_string()
+    } else {
+        path.display().to_string()
+    }
+}
+
 /// `exactly cover --min`: a minimum cover by IDA*. The first line of output
 /// is the minimum (number of options, or their total cost with
 /// `--weighted`), then the chosen options.
+///
+/// What the search would ignore is refused: `--limit` (one cover is
+/// printed), and problems with secondary items, colors or multiplicities
+/// (each primary item is covered at least once, nothing else is counted).
 pub fn min_cover(args: &CoverArgs) -> anyhow::Result<Status> {
     search::check_multi_args(&args.search)?;
+    if args.search.limit.is_some() {
+        anyhow::bail!("--limit does not apply to cover --min, which prints one minimum cover");
+    }
     let input = crate::input::load(&args.problem.file, args.problem.input)?;
+    let problem = &input.problem;
+    let ignored = [
+        (problem.has_multiplicities(), "multiplicities"),
+        (problem.has_colors(), "colors"),
+        (
+            problem.num_primary() < problem.num_items(),
+            "secondary items",
+        ),
+    ];
+    if let Some((_, what)) = ignored.iter().find(|(has, _)| *has) {
+        anyhow::bail!(
+            "{}: cover --min covers each primary item at least once and takes no {what}; remove them, or use solve or count",
+            source_name(&args.problem.file)
+        );
+    }
     super::print_warnings(&input);
     let bar = search::progress_bar();
     let mut limits = search::limits(&args.search);

@@ -31,17 +31,41 @@ fn langford_puzzle(n: usize, symbreak: bool) -> anyhow::Result<langford::Langfor
     Ok(langford::Langford { n, symbreak })
 }
 
-/// Parses `RxC` (e.g. `6x10`).
-fn parse_rect(text: &str) -> anyhow::Result<(usize, usize)> {
+/// Parses `RxC` (e.g. `6x10`) into a rectangle of at most
+/// [`polyomino::MAX_SIDE`] rows and columns, checked before the board is
+/// allocated.
+fn parse_rect(text: &str) -> anyhow::Result<polyomino::Board> {
     let (r, c) = text
         .split_once(['x', 'X'])
         .with_context(|| format!("expected a size like 6x10, found '{text}'"))?;
-    let r: usize = r.parse().with_context(|| format!("bad row count '{r}'"))?;
-    let c: usize = c
-        .parse()
-        .with_context(|| format!("bad column count '{c}'"))?;
-    anyhow::ensure!(r >= 1 && c >= 1, "the board needs at least one cell");
-    Ok((r, c))
+    let side = |digits: &str, what: &str| -> anyhow::Result<usize> {
+        anyhow::ensure!(
+            !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()),
+            "bad {what} count '{digits}' in '{text}': expected a positive integer"
+        );
+        let n = digits.parse::<usize>().unwrap_or(usize::MAX);
+        anyhow::ensure!(n >= 1, "the board needs at least one cell, not '{text}'");
+        anyhow::ensure!(
+            n <= polyomino::MAX_SIDE,
+            "the board {text} is too large: at most {max} rows and {max} columns (cells are named by two base-36 digits)",
+            max = polyomino::MAX_SIDE
+        );
+        Ok(n)
+    };
+    let (r, c) = (side(r, "row")?, side(c, "column")?);
+    Ok(polyomino::Board::try_rectangle(r, c)?)
+}
+
+/// Writes a front end's problem with `write`: a closed pipe is an I/O error
+/// (which ends the run quietly), any other failure the front end's error.
+fn write_problem(write: impl FnOnce() -> Result<(), exactly_puzzles::Error>) -> anyhow::Result<()> {
+    match write() {
+        Ok(()) => Ok(()),
+        Err(exactly_puzzles::Error::Io(e)) => {
+            Err(anyhow::Error::new(e).context("cannot write to standard output"))
+        }
+        Err(e) => Err(e.into()),
+    }
 }
 
 /// The puzzle that `spec` describes: the file's pieces (or the built-in
@@ -69,10 +93,7 @@ fn polyomino_puzzle(spec: &PolyominoSpec) -> anyhow::Result<polyomino::Puzzle> {
             .unwrap_or_default(),
     };
     let board = match (&spec.board, parsed) {
-        (Some(size), _) => {
-            let (r, c) = parse_rect(size)?;
-            polyomino::Board::rectangle(r, c)
-        }
+        (Some(size), _) => parse_rect(size)?,
         (None, Some((_, polyomino::Spec { board: Some(b), .. }))) => b,
         (None, Some((name, _))) => {
             anyhow::bail!("{name}: no board: add a 'board' block or give --board RxC")
@@ -81,13 +102,6 @@ fn polyomino_puzzle(spec: &PolyominoSpec) -> anyhow::Result<polyomino::Puzzle> {
     };
     if pieces.iter().all(|p| p.count() == 0) {
         anyhow::bail!("no pieces: give a file with pieces or --set");
-    }
-    let area: usize = pieces.iter().map(|p| p.cells().len() * p.count()).sum();
-    if area != board.num_cells() {
-        report::message(&format!(
-            "warning: the pieces have {area} cells and the board {}, so there is no tiling",
-            board.num_cells()
-        ));
     }
     let mut puzzle = polyomino::Puzzle::new(pieces, board);
     puzzle.one_sided = spec.one_sided;
@@ -99,18 +113,25 @@ fn polyomino_puzzle(spec: &PolyominoSpec) -> anyhow::Result<polyomino::Puzzle> {
 pub fn gen(args: &GenArgs) -> anyhow::Result<Status> {
     let mut out = io::BufWriter::new(io::stdout().lock());
     match &args.kind {
-        GenKind::Queens { n, order } => queens::write_dlx(&queens_puzzle(*n, *order)?, &mut out)?,
+        GenKind::Queens { n, order } => {
+            let puzzle = queens_puzzle(*n, *order)?;
+            write_problem(|| queens::write_dlx(&puzzle, &mut out))?
+        }
         GenKind::Langford { n, symbreak } => {
-            langford::write_dlx(&langford_puzzle(*n, *symbreak)?, &mut out)?
+            let puzzle = langford_puzzle(*n, *symbreak)?;
+            write_problem(|| langford::write_dlx(&puzzle, &mut out))?
         }
         GenKind::Pentomino { size, symbreak } => {
-            let (r, c) = parse_rect(size)?;
-            let mut puzzle =
-                polyomino::Puzzle::new(polyomino::pentominoes(), polyomino::Board::rectangle(r, c));
+            let mut puzzle = polyomino::Puzzle::new(polyomino::pentominoes(), parse_rect(size)?);
             puzzle.symbreak = *symbreak;
-            polyomino::write_dlx(&puzzle, &mut out)?
+            warn_impossible(&puzzle);
+            write_problem(|| polyomino::write_dlx(&puzzle, &mut out))?
         }
-        GenKind::Polyomino(spec) => polyomino::write_dlx(&polyomino_puzzle(spec)?, &mut out)?,
+        GenKind::Polyomino(spec) => {
+            let puzzle = polyomino_puzzle(spec)?;
+            warn_impossible(&puzzle);
+            write_problem(|| polyomino::write_dlx(&puzzle, &mut out))?
+        }
     }
     out.flush().context("cannot write to standard output")?;
     Ok(Status::Success)
@@ -182,9 +203,32 @@ pub fn langford(args: &LangfordArgs) -> anyhow::Result<Status> {
     })
 }
 
-/// Runs `exactly polyomino`.
+/// Says on stderr that the puzzle has no tiling, when that is cheap to
+/// see; returns whether it said so.
+fn warn_impossible(puzzle: &polyomino::Puzzle) -> bool {
+    match puzzle.impossibility() {
+        Some(why) => {
+            report::message(&format!("warning: {why}, so there is no tiling"));
+            true
+        }
+        None => false,
+    }
+}
+
+/// Runs `exactly polyomino`. A puzzle whose impossibility is cheap to see
+/// (areas, a checkerboard coloring) is answered at once, without a search:
+/// no tiling, a count of 0, exit status 1.
 pub fn polyomino(args: &PolyominoArgs) -> anyhow::Result<Status> {
     let puzzle = polyomino_puzzle(&args.spec)?;
+    if warn_impossible(&puzzle) {
+        if args.count {
+            let mut out = io::stdout().lock();
+            writeln!(out, "0")
+                .and_then(|()| out.flush())
+                .context("cannot write to standard output")?;
+        }
+        return Ok(Status::NoSolution);
+    }
     let problem = polyomino::encode(&puzzle)?;
     solve(&problem, args.count, &args.search, |s| {
         polyomino::decode(&problem, s).to_string()

@@ -284,7 +284,16 @@ fn exact_cover_only(input: &Input, command: &str) -> anyhow::Result<()> {
 pub fn estimate(args: &EstimateArgs) -> anyhow::Result<Status> {
     let input = input::load(&args.problem.file, args.problem.input)?;
     exact_cover_only(&input, "estimate")?;
-    let e = parallel::estimate(&input.problem, &[], args.probes, args.seed)?;
+    let mut limits = Limits::default();
+    if let Some(t) = args.timeout {
+        limits = limits.max_time(t);
+    }
+    if let Some(n) = args.max_nodes {
+        limits = limits.max_nodes(n);
+    }
+    let mut solver = Solver::new(&input.problem);
+    let (e, outcome) =
+        parallel::estimate_within(&mut solver, &[], args.probes, args.seed, &limits)?;
     let range = |mean: f64, error: f64| {
         if !error.is_finite() {
             return format!("{mean:.0} (one probe gives no range)");
@@ -301,6 +310,13 @@ pub fn estimate(args: &EstimateArgs) -> anyhow::Result<Status> {
         .and_then(|()| writeln!(out, "probes: {}", e.probes))
         .and_then(|()| out.flush())
         .context("cannot write to standard output")?;
+    if let Outcome::Stopped(reason) = outcome {
+        report::message(&format!(
+            "stopped early: {reason} (after {} of {} probes)",
+            e.probes, args.probes
+        ));
+        return Ok(Status::Stopped);
+    }
     Ok(Status::Success)
 }
 

@@ -2,7 +2,9 @@
 
 use std::fmt;
 
-use super::{is_piece_name, Board, Cell, Piece};
+use std::collections::HashSet;
+
+use super::{is_piece_name, Board, Cell, Piece, MAX_COPIES, MAX_SIDE};
 
 /// A parse error at a 1-based line and column.
 ///
@@ -56,6 +58,20 @@ pub enum ParseErrorKind {
     /// A malformed count.
     #[error("bad count '{0}': expected a non-negative integer")]
     BadCount(String),
+    /// A count past [`MAX_COPIES`](super::MAX_COPIES).
+    #[error("count '{0}' is too large: at most 1296 copies (the cells of a 36x36 board)")]
+    CountTooLarge(String),
+    /// A picture wider or taller than [`MAX_SIDE`](super::MAX_SIDE), once
+    /// moved to its top left corner.
+    #[error("the picture of '{name}' spans {rows}x{cols} cells (rows x columns): at most 36x36 (cells are named by two base-36 digits)")]
+    TooLarge {
+        /// The piece's name, or `board`.
+        name: String,
+        /// Rows from the first to the last cell.
+        rows: usize,
+        /// Columns from the first to the last cell.
+        cols: usize,
+    },
     /// Something after the end of a header.
     #[error("unexpected '{0}' after the header")]
     Trailing(String),
@@ -91,6 +107,70 @@ pub struct Spec {
     pub pieces: Vec<Piece>,
     /// The board, if one was given.
     pub board: Option<Board>,
+}
+
+impl fmt::Display for Spec {
+    /// Writes the text format that [`parse`] reads back as the same spec:
+    /// each piece as its name (with its count unless 1) over its picture,
+    /// then the board, blocks separated by blank lines. (A piece named
+    /// `board` would read back as a board: [`parse`] never makes one.)
+    ///
+    /// ```
+    /// use exactly_puzzles::polyomino::parse;
+    /// let spec = parse("L 2\n#.\n##\n\nboard\n.#\n##\n")?;
+    /// assert_eq!(spec.to_string(), "L 2\n#\n##\n\nboard\n.#\n##\n");
+    /// assert_eq!(parse(&spec.to_string())?, spec);
+    /// # Ok::<(), exactly_puzzles::polyomino::ParseError>(())
+    /// ```
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut first = true;
+        for piece in &self.pieces {
+            if !first {
+                writeln!(f)?;
+            }
+            first = false;
+            match piece.count() {
+                1 => writeln!(f, "{}", piece.name())?,
+                n => writeln!(f, "{} {n}", piece.name())?,
+            }
+            write_picture(f, piece.cells())?;
+        }
+        if let Some(board) = &self.board {
+            if !first {
+                writeln!(f)?;
+            }
+            writeln!(f, "board")?;
+            let cells: Vec<Cell> = board.cells().collect();
+            write_picture(f, &cells)?;
+        }
+        Ok(())
+    }
+}
+
+/// Writes the picture of cells sorted row-major from row 0: `#` for a
+/// cell, `.` for a gap before the row's last cell, `.` alone for a row
+/// without cells. Only the text is allocated, never the box around it.
+fn write_picture(f: &mut fmt::Formatter<'_>, cells: &[Cell]) -> fmt::Result {
+    let mut k = 0;
+    let mut row = 0;
+    let mut line = String::new();
+    while k < cells.len() {
+        line.clear();
+        while k < cells.len() && cells[k].0 == row {
+            let col = cells[k].1;
+            while line.len() < col {
+                line.push('.');
+            }
+            line.push('#');
+            k += 1;
+        }
+        if line.is_empty() {
+            line.push('.');
+        }
+        writeln!(f, "{line}")?;
+        row += 1;
+    }
+    Ok(())
 }
 
 /// What a header announces.
@@ -156,11 +236,20 @@ fn parse_header(line: &str, number: usize) -> Result<Header, ParseError> {
     } else {
         let count = match rest.next() {
             None => 1,
-            Some(&(column, token)) => token
-                .parse::<usize>()
-                .ok()
-                .filter(|_| token.bytes().all(|b| b.is_ascii_digit()))
-                .ok_or_else(|| err(column, ParseErrorKind::BadCount(token.to_string())))?,
+            Some(&(column, token)) => {
+                if !token.bytes().all(|b| b.is_ascii_digit()) {
+                    return Err(err(column, ParseErrorKind::BadCount(token.to_string())));
+                }
+                match token.parse::<usize>() {
+                    Ok(count) if count <= MAX_COPIES => count,
+                    _ => {
+                        return Err(err(
+                            column,
+                            ParseErrorKind::CountTooLarge(token.to_string()),
+                        ))
+                    }
+                }
+            }
         };
         Header::Piece {
             name: first.to_string(),
@@ -190,6 +279,7 @@ pub fn parse(text: &str) -> Result<Spec, ParseError> {
         pieces: Vec::new(),
         board: None,
     };
+    let mut names = HashSet::new();
     let mut block: Option<Block> = None;
     for (index, line) in text.lines().enumerate() {
         let number = index + 1;
@@ -199,7 +289,7 @@ pub fn parse(text: &str) -> Result<Spec, ParseError> {
         }
         if trimmed.is_empty() {
             if let Some(b) = block.take() {
-                finish(b, &mut spec)?;
+                finish(b, &mut spec, &mut names)?;
             }
             continue;
         }
@@ -231,13 +321,13 @@ pub fn parse(text: &str) -> Result<Spec, ParseError> {
         }
     }
     if let Some(b) = block {
-        finish(b, &mut spec)?;
+        finish(b, &mut spec, &mut names)?;
     }
     Ok(spec)
 }
 
 /// Checks a finished block and adds it to `spec`.
-fn finish(block: Block, spec: &mut Spec) -> Result<(), ParseError> {
+fn finish(block: Block, spec: &mut Spec, names: &mut HashSet<String>) -> Result<(), ParseError> {
     let err = |kind| ParseError {
         line: block.line,
         column: 1,
@@ -253,6 +343,21 @@ fn finish(block: Block, spec: &mut Spec) -> Result<(), ParseError> {
     if block.cells.is_empty() {
         return Err(err(ParseErrorKind::NoCells(label)));
     }
+    // The extent once moved to the top left corner, checked before a board
+    // allocates a cell for each position of it.
+    let span = |pick: fn(&Cell) -> usize| {
+        let lo = block.cells.iter().map(pick).min().unwrap_or(0);
+        let hi = block.cells.iter().map(pick).max().unwrap_or(0);
+        hi - lo + 1
+    };
+    let (rows, cols) = (span(|c| c.0), span(|c| c.1));
+    if rows > MAX_SIDE || cols > MAX_SIDE {
+        return Err(err(ParseErrorKind::TooLarge {
+            name: label,
+            rows,
+            cols,
+        }));
+    }
     match block.header {
         Header::Board => {
             if spec.board.is_some() {
@@ -261,7 +366,7 @@ fn finish(block: Block, spec: &mut Spec) -> Result<(), ParseError> {
             spec.board = Some(Board::from_cells(block.cells));
         }
         Header::Piece { name, count } => {
-            if spec.pieces.iter().any(|p| p.name() == name) {
+            if !names.insert(name.clone()) {
                 return Err(err(ParseErrorKind::DuplicateName(name)));
             }
             spec.pieces
@@ -358,6 +463,37 @@ mod tests {
             (4, 1, ParseErrorKind::SecondBoard)
         );
         assert_eq!(error("A\n#é\n"), (2, 2, ParseErrorKind::BadChar('é')));
+        assert_eq!(
+            error("A 1297\n#\n"),
+            (1, 3, ParseErrorKind::CountTooLarge("1297".into()))
+        );
+        assert_eq!(
+            error("A 99999999999999999999999\n#\n"),
+            (
+                1,
+                3,
+                ParseErrorKind::CountTooLarge("99999999999999999999999".into())
+            )
+        );
+        let wide = format!("x\n#\n\nboard\n#{}#\n", ".".repeat(35));
+        assert_eq!(
+            error(&wide),
+            (
+                4,
+                1,
+                ParseErrorKind::TooLarge {
+                    name: "board".into(),
+                    rows: 1,
+                    cols: 37
+                }
+            )
+        );
+        let far = format!(
+            "board\n#\n{}{}#\n",
+            ".\n".repeat(99_998),
+            " ".repeat(99_999)
+        );
+        assert!(matches!(error(&far).2, ParseErrorKind::TooLarge { .. }));
         assert_eq!(error("é\n#\n"), (1, 1, ParseErrorKind::BadName("é".into())));
     }
 
@@ -371,6 +507,8 @@ mod tests {
             "board\n",
             "\u{feff}A\n#",
             "A 99999999999999999999999\n#\n",
+            "A 1297\n#\n",
+            "board\n#\n\n\n",
             "A\r\n#\r\n",
             " \t \n",
             "A 0\n#\n",
