@@ -69,7 +69,9 @@ use exactly::{
     Solution, Solver, StopReason,
 };
 
-pub use text::{parse, parse_jigsaw, parse_with, Layout, Puzzle, Record, Style, Symbols};
+pub use text::{
+    parse, parse_jigsaw, parse_with, Layout, Puzzle, Reader, Record, Style, Symbols, MIN_SIZE,
+};
 
 /// Why a sudoku could not be read, checked or encoded.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -86,6 +88,13 @@ pub enum SudokuError {
     /// A grid side whose box shape cannot be inferred.
     #[error("cannot tell the box shape of a {size}x{size} grid; give it as RxC")]
     UnknownShape {
+        /// The grid side.
+        size: usize,
+    },
+    /// A grid side below [`MIN_SIZE`], read without asking for small
+    /// grids ([`Reader::small`]).
+    #[error("a {size}x{size} grid is smaller than 4x4; small grids are read only when asked for (--small)")]
+    TooSmall {
         /// The grid side.
         size: usize,
     },
