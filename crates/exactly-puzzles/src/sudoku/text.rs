@@ -330,7 +330,13 @@ impl Reader {
             if !matches {
                 let record = if records.is_empty() || self.small {
                     // The only content, or a small puzzle asked for.
-                    self.read_line(line, digits)
+                    match self.jigsaw {
+                        true => Record {
+                            line,
+                            puzzle: read_jigsaw(line, digits, &self.rules, self.small),
+                        },
+                        false => self.read_line(line, digits),
+                    }
                 } else {
                     Record {
                         line,
@@ -586,9 +592,6 @@ fn read_jigsaw(
             format!("{len} cells; a puzzle has n*n cells (81 for 9x9), n at most 64"),
         ));
     };
-    if n < MIN_SIZE && !small {
-        return Err(SudokuError::TooSmall { size: n });
-    }
     let labels = map.text.chars().count();
     if labels != len {
         return Err(bad(
@@ -601,10 +604,13 @@ fn read_jigsaw(
     for c in map.text.chars() {
         let id = match seen.iter().position(|&s| s == c) {
             Some(id) => id,
-            None if seen.len() == n => {
+            None if seen.len() == Shape::MAX_SIZE => {
                 return Err(bad(
                     Some(map.column),
-                    format!("region map: more than {n} labels"),
+                    format!(
+                        "region map: more than {} labels, expected {n}",
+                        Shape::MAX_SIZE
+                    ),
                 ))
             }
             None => {
@@ -633,6 +639,9 @@ fn read_jigsaw(
         Regions::new(n, of).map_err(|e| bad(Some(map.column), format!("region map: {e}")))?;
     // The regions replace the boxes: any shape of the side will do.
     let shape = Shape::infer(n).or(Shape::new(1, n).ok());
+    if n < MIN_SIZE && !small {
+        return Err(SudokuError::TooSmall { size: n });
+    }
     let rules = rules.clone().regions(Some(regions.clone()));
     let reader = Reader::new().shape(shape).small(small);
     let mut puzzle = read_cells(&tokens, Layout::Line, &reader, line, &rules)?;
