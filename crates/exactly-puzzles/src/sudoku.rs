@@ -1195,11 +1195,74 @@ pub struct TemplateSolver<'t> {
 /// hard 9x9 puzzles of `top95` (bench/sudoku, first solution, one thread)
 /// 5.5 times as many puzzles a second as the `dlx` crate on each puzzle's
 /// own encoding (41,400/s against 7,460/s).
+///
+/// Item masks copy every item's state at each branch, so their memory is
+/// the depth times the items: about 1 GB for the empty 64x64 grid. Past
+/// [`MASKS_STATE_BYTES`] a solver uses dancing links instead, whose memory
+/// is linear in the problem (under 100 MB for the empty 64x64 grid).
 fn sudoku_solver<'p, L>(problem: &'p Problem<L>, limits: &Limits) -> Solver<'p, L> {
     Solver::new(problem)
-        .engine(Engine::Masks)
+        .engine(sudoku_engine(problem))
         .forced_first(true)
         .limits(limits.clone())
+}
+
+/// The most memory the item masks of one sudoku solver may take for the
+/// states they copy at branches ([`masks_state_bytes`]); past it, links.
+pub const MASKS_STATE_BYTES: usize = 64 << 20;
+
+/// About how much memory one solver for grids of side `size` takes at
+/// most (the empty grid's: its problem, its search structure and, with
+/// item masks, the states copied at branches), without diagonals or
+/// regions, which add little. A caller running solvers on several threads
+/// bounds its memory with it: about 25 MB for 25x25, 50 MB for 64x64.
+///
+/// ```
+/// use exactly_puzzles::sudoku::memory_per_solver;
+/// assert!(memory_per_solver(9) < 1 << 20);
+/// assert!(memory_per_solver(64) < 100 << 20);
+/// ```
+pub fn memory_per_solver(size: usize) -> usize {
+    let n = size.min(Shape::MAX_SIZE);
+    let (cells, items) = (n * n, 4 * n * n + 1);
+    // About 48 bytes an entry for the problem and the structure, 4 entries
+    // an option, n options a cell.
+    let base = 48 * 4 * cells * n;
+    let cell = match n {
+        0..=16 => 4,
+        17..=32 => 8,
+        _ => 16,
+    };
+    let state = (cells + 1) * items * cell;
+    if state <= MASKS_STATE_BYTES {
+        base + state
+    } else {
+        base
+    }
+}
+
+/// Item masks while their state stays under [`MASKS_STATE_BYTES`], else
+/// links.
+fn sudoku_engine<L>(problem: &Problem<L>) -> Engine {
+    if masks_state_bytes(problem) <= MASKS_STATE_BYTES {
+        Engine::Masks
+    } else {
+        Engine::Links
+    }
+}
+
+/// A bound on the state that item masks copy along a search path: one copy
+/// of every item's cell per level, and at most one level per open cell
+/// (every sudoku option covers at least 4 primary items).
+fn masks_state_bytes<L>(problem: &Problem<L>) -> usize {
+    let cell = match problem.widest_item() {
+        0..=16 => 4,
+        17..=32 => 8,
+        _ => 16,
+    };
+    (problem.num_primary() / 4 + 1)
+        .saturating_mul(problem.num_items() + 1)
+        .saturating_mul(cell)
 }
 
 /// Counts the solutions of `solver` up to `max_solutions` and decodes the
@@ -1262,6 +1325,7 @@ impl TemplateSolver<'_> {
                 box_cols: shape.box_cols(),
             });
         }
+        let started = Instant::now();
         let rules = &template.rules;
         let max_solutions = max_solutions.max(1);
         let found =
@@ -1273,20 +1337,45 @@ impl TemplateSolver<'_> {
             return Ok(found(1, [Some(puzzle.clone()), None], 0, false));
         }
         let n = shape.size();
-        let limits = &self.limits;
+        // The time budget counts from the start of the call: encoding too.
+        let budget = self.limits.time;
+        let left = move || match budget {
+            Some(time) => time.checked_sub(started.elapsed()).filter(|t| !t.is_zero()),
+            None => Some(std::time::Duration::MAX),
+        };
+        let out_of_time = || Ok(answer_of(max_solutions, 0, [None, None], 0, true));
         let (count, grids, nodes, stopped) =
             if self.solver.is_none() && 3 * self.encoded < n * n * n {
                 // On its own; `encode_with` names clashing givens.
                 let problem = encode_with(puzzle, rules)?;
                 self.encoded += problem.num_options();
-                let mut solver = sudoku_solver(&problem, limits);
+                let mut limits = self.limits.clone();
+                match left() {
+                    None => return out_of_time(),
+                    Some(t) if budget.is_some() => limits = limits.max_time(t),
+                    Some(_) => {}
+                }
+                let mut solver = sudoku_solver(&problem, &limits);
                 let (count, grids, stopped) = count_up_to(&mut solver, puzzle, max_solutions);
                 (count, grids, solver.stats().nodes, stopped)
             } else {
                 let encoding = template.encoding()?;
-                let solver = self
-                    .solver
-                    .get_or_insert_with(|| sudoku_solver(&encoding.problem, limits));
+                let limits = &self.limits;
+                let mut solver = match self.solver.take() {
+                    Some(solver) => solver,
+                    None => sudoku_solver(&encoding.problem, limits),
+                };
+                match left() {
+                    None => {
+                        self.solver = Some(solver);
+                        return out_of_time();
+                    }
+                    Some(t) if budget.is_some() => {
+                        solver = solver.limits(limits.clone().max_time(t));
+                    }
+                    Some(_) => {}
+                }
+                let solver = self.solver.insert(solver);
                 self.givens.clear();
                 for (cell, &v) in puzzle.cells.iter().enumerate() {
                     if v != 0 {
@@ -1389,7 +1478,7 @@ pub fn solve_parallel(
     let problem = encode_with(puzzle, rules)?;
     let (split, above) = exactly::parallel::split_with_solutions(
         &problem,
-        Engine::Masks,
+        sudoku_engine(&problem),
         SUBPROBLEMS_PER_THREAD * threads,
         problem.num_primary(),
     );

@@ -58,6 +58,14 @@ struct Search<'a> {
     put_off: u64,
 }
 
+/// The most threads `exactly sudoku` runs: more are clamped to it (and a
+/// batch runs no more threads than it has puzzles).
+pub const MAX_THREADS: usize = 256;
+
+/// The memory the solvers of all threads may take together: past it,
+/// fewer threads run ([`sudoku::memory_per_solver`]).
+pub const MEMORY_BUDGET: usize = 1 << 30;
+
 /// The default [`Search::put_off`]: on `liviniuk_benchmarks_25x25.txt` it
 /// puts off the two puzzles that take longest.
 const PUT_OFF_NODES: u64 = 100_000;
@@ -390,17 +398,45 @@ pub fn run(args: &SudokuArgs) -> anyhow::Result<Status> {
         None => None,
     };
     let (name, bytes) = input::read_source(&args.file)?;
-    let text = input::decode(&name, bytes)?;
+    // Bytes that are not UTF-8 become U+FFFD, which the reader names in
+    // the record that holds them: the rest of the batch goes on.
+    let text = String::from_utf8(bytes)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
     let start = Instant::now();
     let rules = Rules::default().diagonals(args.diagonals).regions(regions);
-    let records = if args.jigsaw {
-        sudoku::parse_jigsaw(&text, &rules)
-    } else {
-        sudoku::parse_with(&text, shape, &rules)
-    };
+    let records = sudoku::Reader::new()
+        .shape(shape)
+        .rules(rules.clone())
+        .small(args.small)
+        .jigsaw(args.jigsaw)
+        .read(&text);
+    anyhow::ensure!(
+        !records.is_empty(),
+        "{name}: no puzzles: the input is empty or holds only comments and blank lines"
+    );
     let threads = args
         .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .min(MAX_THREADS);
+    // Each thread holds solvers as large as the largest grid's: keep them
+    // all within the memory budget.
+    let side = records
+        .iter()
+        .filter_map(|r| r.puzzle.as_ref().ok())
+        .map(|p| p.grid.size())
+        .max()
+        .unwrap_or(1);
+    let per = sudoku::memory_per_solver(side).max(1);
+    let fit = (MEMORY_BUDGET / per).max(1);
+    if threads > fit {
+        report::message(&format!(
+            "{threads} threads would take more than {} MiB for {side}x{side} grids \
+             (about {} MiB a thread): running {fit}",
+            MEMORY_BUDGET >> 20,
+            per.div_ceil(1 << 20)
+        ));
+    }
+    let threads = threads.min(fit);
     let max = if args.first { 1 } else { args.max_solutions };
     if args.target {
         return target(args, records, &rules, &name);

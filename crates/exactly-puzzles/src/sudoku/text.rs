@@ -208,8 +208,9 @@ pub const MIN_SIZE: usize = 4;
 /// - A block of `k` consecutive lines of `k` cells each is one `k`×`k`
 ///   grid: cells side by side, or separated by whitespace; `|` and lines
 ///   made of `-+=|` with at least one `+` are decoration. But when most of
-///   the block's lines are puzzles on their own (sixteen 4x4 puzzles of 16
-///   cells, one a line), each line is a record.
+///   the block's lines that are not empty are puzzles with givens on their
+///   own (sixteen 4x4 puzzles of 16 cells, one a line), each line is a
+///   record.
 /// - A block that is neither is read as a damaged grid (one invalid
 ///   record, naming the row at fault) when most of its rows have about as
 ///   many cells as there are rows and few of its lines are puzzles on
@@ -385,8 +386,19 @@ impl Reader {
             .iter()
             .map(|&(no, line, _)| self.read_line(no, line))
             .collect();
-        let fits = |r: &&Record| matches!(r.puzzle, Ok(_) | Err(SudokuError::Clash { .. }));
-        let fitting = alone.iter().filter(fits).count();
+        // Lines that are puzzles with givens on their own, and empty ones
+        // (which could be either an empty puzzle or an empty grid row).
+        let fitting = alone
+            .iter()
+            .filter(|r| match &r.puzzle {
+                Ok(p) => p.grid.givens() > 0,
+                Err(e) => matches!(e, SudokuError::Clash { .. }),
+            })
+            .count();
+        let empty = alone
+            .iter()
+            .filter(|r| r.puzzle.as_ref().is_ok_and(|p| p.grid.givens() == 0))
+            .count();
         let marked =
             k < block.len() || rows.iter().any(|(_, l, _)| before_comment(l).contains('|'));
         let square = rows
@@ -409,7 +421,7 @@ impl Reader {
             }
             2 * most > k && best <= Shape::MAX_SIZE && best.abs_diff(k) <= 1
         };
-        if (square || marked || damaged) && 2 * fitting <= k {
+        if (square || marked || damaged) && 2 * fitting <= k - empty {
             let spaced = rows
                 .iter()
                 .any(|(_, l, _)| before_comment(l).trim().contains(char::is_whitespace));
@@ -1017,7 +1029,8 @@ mod tests {
             r[2].puzzle.as_ref().unwrap_err().to_string(),
             "line 3, column 8: bad character 'x' in a 4x4 grid"
         );
-        // A real 16x16 grid stays one record.
+        // A real 16x16 grid stays one record, and so does an empty one.
+        assert_eq!(parse(&"................\n".repeat(16), None).len(), 1);
         let grid = "--A----C-----O-I\n-J--A-B-P-CGF-H-\n--D--F-I-E----P-\n-G-EL-H----M-J--\n----E----C--G---\n-I--K-GA-B---E-J\nD-GP--J-F----A--\n-E---C-B--DP--O-\nE--F-M--D--L-K-A\n-C--------O-I-L-\nH-P-C--F-A--B---\n---G-OD---J----H\nK---J----H-A-P-L\n--B--P--E--K--A-\n-H--B--K--FI-C--\n--F---C--D--H-N-\n";
         assert_eq!(parse(grid, None).len(), 1);
     }
