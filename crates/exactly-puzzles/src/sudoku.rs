@@ -1685,54 +1685,99 @@ impl Weights {
         Weights { size, of }
     }
 
-    /// Reads `size` lines of `size` non-negative integers (blank lines and
-    /// lines starting with `#` are skipped).
+    /// Reads `size` lines of `size` non-negative integers, each below
+    /// 2^64 (blank lines and lines starting with `#` are skipped). Errors
+    /// carry the 1-based line and column.
     ///
     /// ```
     /// use exactly_puzzles::sudoku::Weights;
     /// let w = Weights::parse("1 2\n3 4\n")?;
     /// assert_eq!((w.size(), w.get(1, 0)), (2, 3));
-    /// assert!(Weights::parse("1 2\n3\n").is_err());
+    /// let e = Weights::parse("1 2\n3\n").unwrap_err();
+    /// assert_eq!(e.to_string(), "line 2, column 2: weights: 1 number on this row, expected 2");
     /// # Ok::<(), exactly_puzzles::sudoku::SudokuError>(())
     /// ```
     pub fn parse(text: &str) -> Result<Weights, SudokuError> {
-        let mut rows: Vec<Vec<u64>> = Vec::new();
+        let bad = |line: usize, column: usize, message: String| SudokuError::Parse {
+            line,
+            column: Some(column),
+            message,
+        };
+        // Each row: its line, the column after its last number, its numbers.
+        let mut rows: Vec<(usize, usize, Vec<u64>)> = Vec::new();
         for (i, line) in text.lines().enumerate() {
             let t = line.trim();
             if t.is_empty() || t.starts_with('#') {
                 continue;
             }
-            let mut row = Vec::new();
-            let mut offset = 0;
-            for token in line.split_whitespace() {
-                let at = line[offset..].find(token).map_or(offset, |k| offset + k);
-                offset = at + token.len();
-                let value = token.parse::<u64>().map_err(|_| SudokuError::Parse {
-                    line: i + 1,
-                    column: Some(line[..at].chars().count() + 1),
-                    message: format!("expected a non-negative integer weight, found '{token}'"),
-                })?;
-                row.push(value);
+            if rows.len() == Shape::MAX_SIZE {
+                return Err(bad(
+                    i + 1,
+                    1,
+                    format!(
+                        "weights: more than {} rows; a grid side is at most {}",
+                        Shape::MAX_SIZE,
+                        Shape::MAX_SIZE
+                    ),
+                ));
             }
-            rows.push(row);
+            let mut row = Vec::new();
+            let mut chars = 0;
+            let mut end = 1;
+            let mut word: Option<(usize, usize)> = None;
+            for (at, c) in line
+                .char_indices()
+                .chain(std::iter::once((line.len(), ' ')))
+            {
+                if !c.is_whitespace() {
+                    word.get_or_insert((at, chars));
+                } else if let Some((start, column)) = word.take() {
+                    let token = &line[start..at];
+                    if row.len() == Shape::MAX_SIZE {
+                        return Err(bad(
+                            i + 1,
+                            column + 1,
+                            format!("weights: more than {} numbers on a row", Shape::MAX_SIZE),
+                        ));
+                    }
+                    let value = token.parse::<u64>().map_err(|_| {
+                        let shown = token.escape_debug().to_string();
+                        let what = if token.bytes().all(|b| b.is_ascii_digit()) {
+                            format!("weight {shown} is above the largest, {}", u64::MAX)
+                        } else {
+                            format!("expected a non-negative integer weight, found '{shown}'")
+                        };
+                        bad(i + 1, column + 1, what)
+                    })?;
+                    row.push(value);
+                    end = chars + 1;
+                }
+                chars += 1;
+            }
+            rows.push((i + 1, end, row));
         }
         let size = rows.len();
-        if size == 0 || size > Shape::MAX_SIZE {
-            return Err(SudokuError::BadGrid(format!(
-                "weights: expected between 1 and {} rows, found {size}",
-                Shape::MAX_SIZE
-            )));
+        if size == 0 {
+            return Err(bad(
+                text.lines().count().max(1),
+                1,
+                "weights: no rows; expected n lines of n numbers".to_string(),
+            ));
         }
-        if let Some((k, row)) = rows.iter().enumerate().find(|(_, r)| r.len() != size) {
-            return Err(SudokuError::BadGrid(format!(
-                "weights: row {} has {} numbers, expected {size}",
-                k + 1,
-                row.len()
-            )));
+        if let Some((line, end, row)) = rows.iter().find(|(_, _, r)| r.len() != size) {
+            let plural = if row.len() == 1 { "" } else { "s" };
+            return Err(bad(
+                *line,
+                *end,
+                format!(
+                    "weights: {} number{plural} on this row, expected {size}",
+                    row.len()
+                ),
+            ));
         }
         Ok(Weights {
             size,
-            of: rows.into_iter().flatten().collect(),
+            of: rows.into_iter().flat_map(|(_, _, r)| r).collect(),
         })
     }
 
@@ -1775,7 +1820,7 @@ pub fn best_score(
     rules: &Rules,
     weights: &Weights,
     method: Method,
-) -> Result<Option<(u64, Grid)>, SudokuError> {
+) -> Result<Option<(u128, Grid)>, SudokuError> {
     let n = puzzle.size();
     if weights.size() != n {
         return Err(SudokuError::BadGrid(format!(
@@ -1784,10 +1829,11 @@ pub fn best_score(
             weights.size()
         )));
     }
-    let score = |grid: &Grid| -> u64 {
+    // At most 64 × (2^64 − 1) a cell and 4,096 cells: a u128 holds it.
+    let score = |grid: &Grid| -> u128 {
         (0..n)
             .flat_map(|r| (0..n).map(move |c| (r, c)))
-            .map(|(r, c)| u64::from(grid.get(r, c)) * weights.get(r, c))
+            .map(|(r, c)| u128::from(grid.get(r, c)) * u128::from(weights.get(r, c)))
             .sum()
     };
     if !puzzle.cells.contains(&0) {
@@ -1799,6 +1845,18 @@ pub fn best_score(
     let problem = encode_with(puzzle, rules)?;
     let best = match method {
         Method::BranchAndBound => {
+            // The costs of a solution must add up within a u64.
+            let most: u128 = (0..n)
+                .flat_map(|r| (0..n).map(move |c| (r, c)))
+                .map(|(r, c)| u128::from(weights.get(r, c)) * (n as u128 - 1))
+                .sum();
+            if most > u128::from(u64::MAX) {
+                return Err(SudokuError::BadGrid(format!(
+                    "weights too large for branch-and-bound: the costs could add up to {most}, \
+                     above {}; enumerate instead",
+                    u64::MAX
+                )));
+            }
             let costed = problem.with_costs(|_, p| {
                 weights.get(p.row.into(), p.col.into()) * (n as u64 - u64::from(p.value))
             });
@@ -1806,7 +1864,7 @@ pub fn best_score(
             found.map(|c| decode(puzzle, &costed, &c.solution))
         }
         Method::Enumerate => {
-            let mut best: Option<(u64, Grid)> = None;
+            let mut best: Option<(u128, Grid)> = None;
             Solver::new(&problem).forced_first(true).for_each(|s| {
                 let grid = decode(puzzle, &problem, s);
                 let value = score(&grid);

@@ -389,7 +389,7 @@ pub fn run(args: &SudokuArgs) -> anyhow::Result<Status> {
         Some(path) => {
             let (name, bytes) = input::read_source(path)?;
             let text = input::decode(&name, bytes)?;
-            let regions = Regions::parse(&text).with_context(|| name.clone())?;
+            let regions = Regions::parse(&text).map_err(|e| located(&name, e))?;
             // The regions replace the boxes: any shape of the right side will do.
             let n = regions.size();
             shape = shape.or_else(|| Shape::infer(n)).or(Shape::new(1, n).ok());
@@ -530,6 +530,54 @@ pub fn run(args: &SudokuArgs) -> anyhow::Result<Status> {
     })
 }
 
+/// A `--target` score: the best (up to 64 × (2^64 − 1) × 4,096, so a
+/// u128), or -1 when there is none.
+#[derive(Clone, Copy)]
+enum TargetScore {
+    Best(u128),
+    None,
+}
+
+impl std::fmt::Display for TargetScore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TargetScore::Best(score) => write!(f, "{score}"),
+            TargetScore::None => write!(f, "-1"),
+        }
+    }
+}
+
+impl serde::Serialize for TargetScore {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            TargetScore::Best(score) => s.serialize_u128(*score),
+            TargetScore::None => s.serialize_i8(-1),
+        }
+    }
+}
+
+/// The JSON object of one `--target` record.
+#[derive(serde::Serialize)]
+struct TargetRecord {
+    line: usize,
+    score: TargetScore,
+    solution: Option<String>,
+    error: Option<String>,
+}
+
+/// A reader's error in a whole-file input (`--regions`, `--weights`), as
+/// `file:line:column: message`.
+fn located(file: &str, error: SudokuError) -> anyhow::Error {
+    match error {
+        SudokuError::Parse {
+            line,
+            column,
+            message,
+        } => anyhow::anyhow!("{file}:{line}:{}: {message}", column.unwrap_or(1)),
+        other => anyhow::anyhow!("{file}: {other}"),
+    }
+}
+
 /// `exactly sudoku --target`: one line per record, the best score (or -1),
 /// or `invalid: …`; JSON objects with `line`, `score`, `solution`, `error`.
 fn target(
@@ -542,7 +590,7 @@ fn target(
         Some(path) => {
             let (file, bytes) = input::read_source(path)?;
             let text = input::decode(&file, bytes)?;
-            Some(sudoku::Weights::parse(&text).with_context(|| file.clone())?)
+            Some(sudoku::Weights::parse(&text).map_err(|e| located(&file, e))?)
         }
         None => None,
     };
@@ -562,21 +610,29 @@ fn target(
             sudoku::best_score(&p.grid, &rules, &weights, method).map(|best| (p, best))
         });
         let (score, solution, error) = match &result {
-            Ok((p, Some((score, grid)))) => (*score as i128, Some(one_line(p.style, grid)), None),
+            Ok((p, Some((score, grid)))) => (
+                TargetScore::Best(*score),
+                Some(one_line(p.style, grid)),
+                None,
+            ),
             Ok((_, None)) => {
                 unsolvable += 1;
-                (-1, None, None)
+                (TargetScore::None, None, None)
             }
             Err(e) => {
                 invalid += 1;
-                (-1, None, Some(error_text(line, e)))
+                (TargetScore::None, None, Some(error_text(line, e)))
             }
         };
         if args.format == Some(SudokuFormat::Json) {
-            let object = serde_json::json!({
-                "line": line, "score": score, "solution": solution, "error": error,
-            });
-            writeln!(out, "{object}")?;
+            let object = TargetRecord {
+                line,
+                score,
+                solution,
+                error,
+            };
+            let text = serde_json::to_string(&object).map_err(io::Error::other)?;
+            writeln!(out, "{text}")?;
         } else if let Some(e) = error {
             writeln!(out, "invalid: {e}")?;
         } else {
