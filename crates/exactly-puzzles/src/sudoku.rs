@@ -56,6 +56,7 @@
 //! # Ok::<(), exactly_puzzles::sudoku::SudokuError>(())
 //! ```
 
+pub mod check;
 mod text;
 
 use std::fmt;
