@@ -625,6 +625,18 @@ impl Regions {
             for cell in cells {
                 let id = match labels.iter().position(|l| l == cell) {
                     Some(id) => id,
+                    // Past 64 labels no grid fits: stop before the search
+                    // for a label grows with the line.
+                    None if labels.len() == Shape::MAX_SIZE => {
+                        return Err(bad(
+                            k + 1,
+                            format!(
+                                "more than {} labels: expected n labels, n at most {}",
+                                Shape::MAX_SIZE,
+                                Shape::MAX_SIZE
+                            ),
+                        ))
+                    }
                     None => {
                         labels.push(cell.to_string());
                         labels.len() - 1

@@ -187,6 +187,18 @@ struct Token<'a> {
     column: usize,
 }
 
+/// The most cells of a puzzle: 64x64.
+const MAX_CELLS: usize = Shape::MAX_SIZE * Shape::MAX_SIZE;
+
+/// How many cells a record holds, as an error says it.
+fn cells_count(len: usize) -> String {
+    if len > MAX_CELLS {
+        format!("more than {MAX_CELLS} cells")
+    } else {
+        format!("{len} cells")
+    }
+}
+
 /// The smallest grid side read without asking: sides 1 to 3 are read only
 /// with [`Reader::small`], or with a box shape of that side
 /// ([`Reader::shape`]).
@@ -590,6 +602,7 @@ fn read_jigsaw(
     let tokens: Vec<Token<'_>> = cells
         .text
         .char_indices()
+        .take(MAX_CELLS + 1)
         .enumerate()
         .map(|(k, (i, c))| Token {
             text: &cells.text[i..i + c.len_utf8()],
@@ -601,7 +614,10 @@ fn read_jigsaw(
     let Some(n) = (1..=Shape::MAX_SIZE).find(|n| n * n == len) else {
         return Err(bad(
             Some(cells.column),
-            format!("{len} cells; a puzzle has n*n cells (81 for 9x9), n at most 64"),
+            format!(
+                "{}; a puzzle has n*n cells (81 for 9x9), n at most 64",
+                cells_count(len)
+            ),
         ));
     };
     let labels = map.text.chars().count();
@@ -671,6 +687,10 @@ fn is_decoration(line: &str) -> bool {
 
 /// The cells of one grid row: whitespace-separated words when there is
 /// whitespace, else one cell per character; `|` is dropped.
+///
+/// No more than [`MAX_CELLS`] and one are kept (twice that and one for
+/// cells side by side, room for a `:` and a solution): what is longer is
+/// no puzzle, and its memory stays bounded.
 fn row_tokens(line_no: usize, line: &str) -> Vec<Token<'_>> {
     // A `#` starts a comment, there or later on the line.
     let line = line.split('#').next().unwrap_or_default().trim_end();
@@ -685,6 +705,9 @@ fn row_tokens(line_no: usize, line: &str) -> Vec<Token<'_>> {
                         line: line_no,
                         column: scol + 1,
                     });
+                    if tokens.len() > MAX_CELLS {
+                        return tokens;
+                    }
                 }
             } else if start.is_none() {
                 start = Some((i, col));
@@ -705,6 +728,10 @@ fn row_tokens(line_no: usize, line: &str) -> Vec<Token<'_>> {
                     line: line_no,
                     column: col + 1,
                 });
+                if tokens.len() > MAX_CELLS + 1 + MAX_CELLS {
+                    // Room for a puzzle, a ':' and its solution; no more.
+                    return tokens;
+                }
             }
         }
     }
@@ -724,10 +751,12 @@ fn line_tokens(line_no: usize, line: &str) -> Result<Vec<Token<'_>>, SudokuError
     if is_square(words.len()) && words.iter().all(is_cell) {
         return Ok(words);
     }
+    let mut count = words.len();
     if let Some(first) = words.first() {
         let word = first.text.split(':').next().unwrap_or_default();
         let cells: Vec<Token<'_>> = word
             .char_indices()
+            .take(MAX_CELLS + 1)
             .enumerate()
             .map(|(k, (i, c))| Token {
                 text: &word[i..i + c.len_utf8()],
@@ -738,13 +767,17 @@ fn line_tokens(line_no: usize, line: &str) -> Result<Vec<Token<'_>>, SudokuError
         if cells.len() >= 4 && is_square(cells.len()) {
             return Ok(cells);
         }
+        if cells.len() > MAX_CELLS {
+            // A word too long to be a puzzle: that is what is wrong.
+            count = cells.len();
+        }
     }
     Err(SudokuError::Parse {
         line: line_no,
         column: None,
         message: format!(
-            "{} cells; a puzzle has n*n cells (81 for 9x9), n at most 64",
-            words.len()
+            "{}; a puzzle has n*n cells (81 for 9x9), n at most 64",
+            cells_count(count)
         ),
     })
 }
@@ -767,7 +800,10 @@ fn read_cells(
         return Err(SudokuError::Parse {
             line,
             column: None,
-            message: format!("{len} cells; a puzzle has n*n cells (81 for 9x9), n at most 64"),
+            message: format!(
+                "{}; a puzzle has n*n cells (81 for 9x9), n at most 64",
+                cells_count(len)
+            ),
         });
     };
     if !reader.allows(n) {
@@ -1159,6 +1195,23 @@ mod tests {
             )
         );
         assert_eq!(r[1], (2, "ok".to_string()));
+    }
+
+    #[test]
+    fn huge_lines_are_refused_without_holding_a_token_a_character() {
+        let huge = ".".repeat(1 << 20);
+        let r = parse(&format!("{huge}\n{huge} {huge}\n"), None);
+        assert_eq!(r.len(), 2);
+        for r in &r {
+            let e = r.puzzle.as_ref().unwrap_err().to_string();
+            assert!(e.contains("more than 4096 cells"), "{e}");
+        }
+        assert_eq!(row_tokens(1, &huge).len(), 2 * MAX_CELLS + 2);
+        let spaced = ". ".repeat(1 << 16);
+        assert_eq!(row_tokens(1, &spaced).len(), MAX_CELLS + 1);
+        let r = parse_jigsaw(&format!("{huge} AB\n"), &Rules::default());
+        let e = r[0].puzzle.as_ref().unwrap_err().to_string();
+        assert!(e.contains("more than 4096 cells"), "{e}");
     }
 
     #[test]
