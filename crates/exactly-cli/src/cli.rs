@@ -126,7 +126,9 @@ pub struct SudokuArgs {
     #[arg(long, conflicts_with = "first")]
     pub second: bool,
 
-    /// Worker threads (default: all cores); the output keeps the input order.
+    /// Worker threads (default: all cores); the output keeps the input
+    /// order. At most 256, and no more than keep the solvers within 1 GiB
+    /// (about 48 MiB a thread for 64x64 grids).
     #[arg(long, value_name = "N", value_parser = parse_threads)]
     pub threads: Option<usize>,
 

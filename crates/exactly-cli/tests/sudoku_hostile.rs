@@ -253,3 +253,30 @@ fn target_weights_that_overflow_u64_are_summed_wide() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn huge_records_and_region_maps_are_refused_with_their_limit() {
+    let huge = ".".repeat(1 << 20);
+    let (code, out, _) = sudoku(&[], format!("{huge}\n{NINE}\n").as_bytes());
+    assert_eq!(code, 2);
+    assert_eq!(
+        out,
+        format!(
+            "invalid: line 1: more than 4096 cells; a puzzle has n*n cells (81 for 9x9), n at most 64\n{NINE_SOLVED}\n"
+        )
+    );
+    let dir = std::env::temp_dir().join(format!("exactly-h12b-regions-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let regions = dir.join("regions.txt");
+    let labels: String = (0..100u32)
+        .filter_map(|k| char::from_u32(0x100 + k))
+        .collect();
+    std::fs::write(&regions, format!("# many labels\n{labels}\n")).unwrap();
+    let (code, out, err) = sudoku(&["--regions", regions.to_str().unwrap()], NINE.as_bytes());
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert!(
+        err.contains("regions.txt:2:1: more than 64 labels: expected n labels, n at most 64"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
