@@ -1735,12 +1735,12 @@ impl Weights {
                 ));
             }
             let mut row = Vec::new();
-            let mut chars = 0;
             let mut end = 1;
             let mut word: Option<(usize, usize)> = None;
-            for (at, c) in line
+            for (chars, (at, c)) in line
                 .char_indices()
                 .chain(std::iter::once((line.len(), ' ')))
+                .enumerate()
             {
                 if !c.is_whitespace() {
                     word.get_or_insert((at, chars));
@@ -1765,7 +1765,6 @@ impl Weights {
                     row.push(value);
                     end = chars + 1;
                 }
-                chars += 1;
             }
             rows.push((i + 1, end, row));
         }
