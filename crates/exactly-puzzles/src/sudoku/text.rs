@@ -220,9 +220,8 @@ pub const MIN_SIZE: usize = 4;
 /// - A block of `k` consecutive lines of `k` cells each is one `k`×`k`
 ///   grid: cells side by side, or separated by whitespace; `|` and lines
 ///   made of `-+=|` with at least one `+` are decoration. But when most of
-///   the block's lines that are not empty are puzzles with givens on their
-///   own (sixteen 4x4 puzzles of 16 cells, one a line), each line is a
-///   record.
+///   the block's lines are puzzles with givens on their own (sixteen 4x4
+///   puzzles of 16 cells, one a line), each line is a record.
 /// - A block that is neither is read as a damaged grid (one invalid
 ///   record, naming the row at fault) when most of its rows have about as
 ///   many cells as there are rows and few of its lines are puzzles on
@@ -398,18 +397,14 @@ impl Reader {
             .iter()
             .map(|&(no, line, _)| self.read_line(no, line))
             .collect();
-        // Lines that are puzzles with givens on their own, and empty ones
-        // (which could be either an empty puzzle or an empty grid row).
+        // Lines that are puzzles with givens on their own (an empty line
+        // could as well be an empty grid row).
         let fitting = alone
             .iter()
             .filter(|r| match &r.puzzle {
                 Ok(p) => p.grid.givens() > 0,
                 Err(e) => matches!(e, SudokuError::Clash { .. }),
             })
-            .count();
-        let empty = alone
-            .iter()
-            .filter(|r| r.puzzle.as_ref().is_ok_and(|p| p.grid.givens() == 0))
             .count();
         let marked =
             k < block.len() || rows.iter().any(|(_, l, _)| before_comment(l).contains('|'));
@@ -433,7 +428,7 @@ impl Reader {
             }
             2 * most > k && best <= Shape::MAX_SIZE && best.abs_diff(k) <= 1
         };
-        if (square || marked || damaged) && 2 * fitting <= k - empty {
+        if (square || marked || damaged) && 2 * fitting <= k {
             let spaced = rows
                 .iter()
                 .any(|(_, l, _)| before_comment(l).trim().contains(char::is_whitespace));
