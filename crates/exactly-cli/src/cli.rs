@@ -182,7 +182,10 @@ pub enum SudokuFormat {
 pub struct SudokuArgs {
     /// The puzzles; `-` or nothing reads standard input. One puzzle per
     /// line, grids of lines separated by blank lines, or whitespace
-    /// separated numbers (0 empty); `#` starts a comment line.
+    /// separated numbers (0 empty); `#` starts a comment line. Each record
+    /// gets one answer, in order; a bad record (bad bytes included) gets an
+    /// `invalid:` answer and the batch goes on (exit status 2 at the end).
+    /// An input with no puzzle at all is an error (exit status 2).
     #[arg(value_name = "FILE", default_value = "-")]
     pub file: PathBuf,
 
@@ -206,7 +209,9 @@ pub struct SudokuArgs {
     #[arg(long, conflicts_with = "first")]
     pub second: bool,
 
-    /// Worker threads (default: all cores); the output keeps the input order.
+    /// Worker threads (default: all cores); the output keeps the input
+    /// order. At most 256, and no more than keep the solvers within 1 GiB
+    /// (about 48 MiB a thread for 64x64 grids).
     #[arg(long, value_name = "N", value_parser = parse_threads)]
     pub threads: Option<usize>,
 
@@ -229,6 +234,12 @@ pub struct SudokuArgs {
     /// X-sudoku: each main diagonal must also hold every symbol once.
     #[arg(long)]
     pub diagonals: bool,
+
+    /// Also read grids smaller than 4x4 (sides 1 to 3), which are refused
+    /// otherwise: a count line or a stray number is not taken for a 1x1
+    /// puzzle. `--box` with a side below 4 asks for that side too.
+    #[arg(long)]
+    pub small: bool,
 
     /// Jigsaw sudoku: regions replacing the boxes, from a file of n lines of
     /// n labels (cells with the same label form a region), for every puzzle.

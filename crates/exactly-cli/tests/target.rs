@@ -57,7 +57,10 @@ fn no_solution_scores_minus_one_and_bad_weights_are_named() {
         b"1 0 0 0\n0 0 0 0\n0 0 0 0\n0 0 0 0\n",
     );
     assert_eq!(status, Some(2));
-    assert!(err.contains("line 2, column 3"), "{err}");
+    assert!(
+        err.contains("weights.txt:2:3: expected a non-negative integer weight, found 'x'"),
+        "{err}"
+    );
     // Weights of every cell 1 make the score the sum of all values: 4 x 10.
     std::fs::write(&weights, "1 1 1 1\n1 1 1 1\n1 1 1 1\n1 1 1 1\n").unwrap();
     let (status, out, _) = run(

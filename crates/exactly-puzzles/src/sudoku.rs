@@ -56,6 +56,7 @@
 //! # Ok::<(), exactly_puzzles::sudoku::SudokuError>(())
 //! ```
 
+pub mod check;
 mod text;
 
 use exactly::time::Instant;
@@ -69,7 +70,9 @@ use exactly::{
     Solution, Solver, StopReason,
 };
 
-pub use text::{parse, parse_jigsaw, parse_with, Layout, Puzzle, Record, Style, Symbols};
+pub use text::{
+    parse, parse_jigsaw, parse_with, Layout, Puzzle, Reader, Record, Style, Symbols, MIN_SIZE,
+};
 
 /// Why a sudoku could not be read, checked or encoded.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -86,6 +89,13 @@ pub enum SudokuError {
     /// A grid side whose box shape cannot be inferred.
     #[error("cannot tell the box shape of a {size}x{size} grid; give it as RxC")]
     UnknownShape {
+        /// The grid side.
+        size: usize,
+    },
+    /// A grid side below [`MIN_SIZE`], read without asking for small
+    /// grids ([`Reader::small`]).
+    #[error("a {size}x{size} grid is smaller than 4x4; small grids are read only when asked for (--small)")]
+    TooSmall {
         /// The grid side.
         size: usize,
     },
@@ -615,6 +625,18 @@ impl Regions {
             for cell in cells {
                 let id = match labels.iter().position(|l| l == cell) {
                     Some(id) => id,
+                    // Past 64 labels no grid fits: stop before the search
+                    // for a label grows with the line.
+                    None if labels.len() == Shape::MAX_SIZE => {
+                        return Err(bad(
+                            k + 1,
+                            format!(
+                                "more than {} labels: expected n labels, n at most {}",
+                                Shape::MAX_SIZE,
+                                Shape::MAX_SIZE
+                            ),
+                        ))
+                    }
                     None => {
                         labels.push(cell.to_string());
                         labels.len() - 1
@@ -1186,11 +1208,74 @@ pub struct TemplateSolver<'t> {
 /// hard 9x9 puzzles of `top95` (bench/sudoku, first solution, one thread)
 /// 5.5 times as many puzzles a second as the `dlx` crate on each puzzle's
 /// own encoding (41,400/s against 7,460/s).
+///
+/// Item masks copy every item's state at each branch, so their memory is
+/// the depth times the items: about 1 GB for the empty 64x64 grid. Past
+/// [`MASKS_STATE_BYTES`] a solver uses dancing links instead, whose memory
+/// is linear in the problem (under 100 MB for the empty 64x64 grid).
 fn sudoku_solver<'p, L>(problem: &'p Problem<L>, limits: &Limits) -> Solver<'p, L> {
     Solver::new(problem)
-        .engine(Engine::Masks)
+        .engine(sudoku_engine(problem))
         .forced_first(true)
         .limits(limits.clone())
+}
+
+/// The most memory the item masks of one sudoku solver may take for the
+/// states they copy at branches ([`masks_state_bytes`]); past it, links.
+pub const MASKS_STATE_BYTES: usize = 64 << 20;
+
+/// About how much memory one solver for grids of side `size` takes at
+/// most (the empty grid's: its problem, its search structure and, with
+/// item masks, the states copied at branches), without diagonals or
+/// regions, which add little. A caller running solvers on several threads
+/// bounds its memory with it: about 25 MB for 25x25, 50 MB for 64x64.
+///
+/// ```
+/// use exactly_puzzles::sudoku::memory_per_solver;
+/// assert!(memory_per_solver(9) < 1 << 20);
+/// assert!(memory_per_solver(64) < 100 << 20);
+/// ```
+pub fn memory_per_solver(size: usize) -> usize {
+    let n = size.min(Shape::MAX_SIZE);
+    let (cells, items) = (n * n, 4 * n * n + 1);
+    // About 48 bytes an entry for the problem and the structure, 4 entries
+    // an option, n options a cell.
+    let base = 48 * 4 * cells * n;
+    let cell = match n {
+        0..=16 => 4,
+        17..=32 => 8,
+        _ => 16,
+    };
+    let state = (cells + 1) * items * cell;
+    if state <= MASKS_STATE_BYTES {
+        base + state
+    } else {
+        base
+    }
+}
+
+/// Item masks while their state stays under [`MASKS_STATE_BYTES`], else
+/// links.
+fn sudoku_engine<L>(problem: &Problem<L>) -> Engine {
+    if masks_state_bytes(problem) <= MASKS_STATE_BYTES {
+        Engine::Masks
+    } else {
+        Engine::Links
+    }
+}
+
+/// A bound on the state that item masks copy along a search path: one copy
+/// of every item's cell per level, and at most one level per open cell
+/// (every sudoku option covers at least 4 primary items).
+fn masks_state_bytes<L>(problem: &Problem<L>) -> usize {
+    let cell = match problem.widest_item() {
+        0..=16 => 4,
+        17..=32 => 8,
+        _ => 16,
+    };
+    (problem.num_primary() / 4 + 1)
+        .saturating_mul(problem.num_items() + 1)
+        .saturating_mul(cell)
 }
 
 /// Counts the solutions of `solver` up to `max_solutions` and decodes the
@@ -1253,6 +1338,7 @@ impl TemplateSolver<'_> {
                 box_cols: shape.box_cols(),
             });
         }
+        let started = Instant::now();
         let rules = &template.rules;
         let max_solutions = max_solutions.max(1);
         let found =
@@ -1264,20 +1350,45 @@ impl TemplateSolver<'_> {
             return Ok(found(1, [Some(puzzle.clone()), None], 0, false));
         }
         let n = shape.size();
-        let limits = &self.limits;
+        // The time budget counts from the start of the call: encoding too.
+        let budget = self.limits.time;
+        let left = move || match budget {
+            Some(time) => time.checked_sub(started.elapsed()).filter(|t| !t.is_zero()),
+            None => Some(std::time::Duration::MAX),
+        };
+        let out_of_time = || Ok(answer_of(max_solutions, 0, [None, None], 0, true));
         let (count, grids, nodes, stopped) =
             if self.solver.is_none() && 3 * self.encoded < n * n * n {
                 // On its own; `encode_with` names clashing givens.
                 let problem = encode_with(puzzle, rules)?;
                 self.encoded += problem.num_options();
-                let mut solver = sudoku_solver(&problem, limits);
+                let mut limits = self.limits.clone();
+                match left() {
+                    None => return out_of_time(),
+                    Some(t) if budget.is_some() => limits = limits.max_time(t),
+                    Some(_) => {}
+                }
+                let mut solver = sudoku_solver(&problem, &limits);
                 let (count, grids, stopped) = count_up_to(&mut solver, puzzle, max_solutions);
                 (count, grids, solver.stats().nodes, stopped)
             } else {
                 let encoding = template.encoding()?;
-                let solver = self
-                    .solver
-                    .get_or_insert_with(|| sudoku_solver(&encoding.problem, limits));
+                let limits = &self.limits;
+                let mut solver = match self.solver.take() {
+                    Some(solver) => solver,
+                    None => sudoku_solver(&encoding.problem, limits),
+                };
+                match left() {
+                    None => {
+                        self.solver = Some(solver);
+                        return out_of_time();
+                    }
+                    Some(t) if budget.is_some() => {
+                        solver = solver.limits(limits.clone().max_time(t));
+                    }
+                    Some(_) => {}
+                }
+                let solver = self.solver.insert(solver);
                 self.givens.clear();
                 for (cell, &v) in puzzle.cells.iter().enumerate() {
                     if v != 0 {
@@ -1380,7 +1491,7 @@ pub fn solve_parallel(
     let problem = encode_with(puzzle, rules)?;
     let (split, above) = exactly::parallel::split_with_solutions(
         &problem,
-        Engine::Masks,
+        sudoku_engine(&problem),
         SUBPROBLEMS_PER_THREAD * threads,
         problem.num_primary(),
     );
@@ -1587,54 +1698,98 @@ impl Weights {
         Weights { size, of }
     }
 
-    /// Reads `size` lines of `size` non-negative integers (blank lines and
-    /// lines starting with `#` are skipped).
+    /// Reads `size` lines of `size` non-negative integers, each below
+    /// 2^64 (blank lines and lines starting with `#` are skipped). Errors
+    /// carry the 1-based line and column.
     ///
     /// ```
     /// use exactly_puzzles::sudoku::Weights;
     /// let w = Weights::parse("1 2\n3 4\n")?;
     /// assert_eq!((w.size(), w.get(1, 0)), (2, 3));
-    /// assert!(Weights::parse("1 2\n3\n").is_err());
+    /// let e = Weights::parse("1 2\n3\n").unwrap_err();
+    /// assert_eq!(e.to_string(), "line 2, column 2: weights: 1 number on this row, expected 2");
     /// # Ok::<(), exactly_puzzles::sudoku::SudokuError>(())
     /// ```
     pub fn parse(text: &str) -> Result<Weights, SudokuError> {
-        let mut rows: Vec<Vec<u64>> = Vec::new();
+        let bad = |line: usize, column: usize, message: String| SudokuError::Parse {
+            line,
+            column: Some(column),
+            message,
+        };
+        // Each row: its line, the column after its last number, its numbers.
+        let mut rows: Vec<(usize, usize, Vec<u64>)> = Vec::new();
         for (i, line) in text.lines().enumerate() {
             let t = line.trim();
             if t.is_empty() || t.starts_with('#') {
                 continue;
             }
-            let mut row = Vec::new();
-            let mut offset = 0;
-            for token in line.split_whitespace() {
-                let at = line[offset..].find(token).map_or(offset, |k| offset + k);
-                offset = at + token.len();
-                let value = token.parse::<u64>().map_err(|_| SudokuError::Parse {
-                    line: i + 1,
-                    column: Some(line[..at].chars().count() + 1),
-                    message: format!("expected a non-negative integer weight, found '{token}'"),
-                })?;
-                row.push(value);
+            if rows.len() == Shape::MAX_SIZE {
+                return Err(bad(
+                    i + 1,
+                    1,
+                    format!(
+                        "weights: more than {} rows; a grid side is at most {}",
+                        Shape::MAX_SIZE,
+                        Shape::MAX_SIZE
+                    ),
+                ));
             }
-            rows.push(row);
+            let mut row = Vec::new();
+            let mut end = 1;
+            let mut word: Option<(usize, usize)> = None;
+            for (chars, (at, c)) in line
+                .char_indices()
+                .chain(std::iter::once((line.len(), ' ')))
+                .enumerate()
+            {
+                if !c.is_whitespace() {
+                    word.get_or_insert((at, chars));
+                } else if let Some((start, column)) = word.take() {
+                    let token = &line[start..at];
+                    if row.len() == Shape::MAX_SIZE {
+                        return Err(bad(
+                            i + 1,
+                            column + 1,
+                            format!("weights: more than {} numbers on a row", Shape::MAX_SIZE),
+                        ));
+                    }
+                    let value = token.parse::<u64>().map_err(|_| {
+                        let shown = token.escape_debug().to_string();
+                        let what = if token.bytes().all(|b| b.is_ascii_digit()) {
+                            format!("weight {shown} is above the largest, {}", u64::MAX)
+                        } else {
+                            format!("expected a non-negative integer weight, found '{shown}'")
+                        };
+                        bad(i + 1, column + 1, what)
+                    })?;
+                    row.push(value);
+                    end = chars + 1;
+                }
+            }
+            rows.push((i + 1, end, row));
         }
         let size = rows.len();
-        if size == 0 || size > Shape::MAX_SIZE {
-            return Err(SudokuError::BadGrid(format!(
-                "weights: expected between 1 and {} rows, found {size}",
-                Shape::MAX_SIZE
-            )));
+        if size == 0 {
+            return Err(bad(
+                text.lines().count().max(1),
+                1,
+                "weights: no rows; expected n lines of n numbers".to_string(),
+            ));
         }
-        if let Some((k, row)) = rows.iter().enumerate().find(|(_, r)| r.len() != size) {
-            return Err(SudokuError::BadGrid(format!(
-                "weights: row {} has {} numbers, expected {size}",
-                k + 1,
-                row.len()
-            )));
+        if let Some((line, end, row)) = rows.iter().find(|(_, _, r)| r.len() != size) {
+            let plural = if row.len() == 1 { "" } else { "s" };
+            return Err(bad(
+                *line,
+                *end,
+                format!(
+                    "weights: {} number{plural} on this row, expected {size}",
+                    row.len()
+                ),
+            ));
         }
         Ok(Weights {
             size,
-            of: rows.into_iter().flatten().collect(),
+            of: rows.into_iter().flat_map(|(_, _, r)| r).collect(),
         })
     }
 
@@ -1677,7 +1832,7 @@ pub fn best_score(
     rules: &Rules,
     weights: &Weights,
     method: Method,
-) -> Result<Option<(u64, Grid)>, SudokuError> {
+) -> Result<Option<(u128, Grid)>, SudokuError> {
     let n = puzzle.size();
     if weights.size() != n {
         return Err(SudokuError::BadGrid(format!(
@@ -1686,10 +1841,11 @@ pub fn best_score(
             weights.size()
         )));
     }
-    let score = |grid: &Grid| -> u64 {
+    // At most 64 × (2^64 − 1) a cell and 4,096 cells: a u128 holds it.
+    let score = |grid: &Grid| -> u128 {
         (0..n)
             .flat_map(|r| (0..n).map(move |c| (r, c)))
-            .map(|(r, c)| u64::from(grid.get(r, c)) * weights.get(r, c))
+            .map(|(r, c)| u128::from(grid.get(r, c)) * u128::from(weights.get(r, c)))
             .sum()
     };
     if !puzzle.cells.contains(&0) {
@@ -1701,6 +1857,18 @@ pub fn best_score(
     let problem = encode_with(puzzle, rules)?;
     let best = match method {
         Method::BranchAndBound => {
+            // The costs of a solution must add up within a u64.
+            let most: u128 = (0..n)
+                .flat_map(|r| (0..n).map(move |c| (r, c)))
+                .map(|(r, c)| u128::from(weights.get(r, c)) * (n as u128 - 1))
+                .sum();
+            if most > u128::from(u64::MAX) {
+                return Err(SudokuError::BadGrid(format!(
+                    "weights too large for branch-and-bound: the costs could add up to {most}, \
+                     above {}; enumerate instead",
+                    u64::MAX
+                )));
+            }
             let costed = problem.with_costs(|_, p| {
                 weights.get(p.row.into(), p.col.into()) * (n as u64 - u64::from(p.value))
             });
@@ -1708,7 +1876,7 @@ pub fn best_score(
             found.map(|c| decode(puzzle, &costed, &c.solution))
         }
         Method::Enumerate => {
-            let mut best: Option<(u64, Grid)> = None;
+            let mut best: Option<(u128, Grid)> = None;
             Solver::new(&problem).forced_first(true).for_each(|s| {
                 let grid = decode(puzzle, &problem, s);
                 let value = score(&grid);

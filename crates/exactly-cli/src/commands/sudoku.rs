@@ -58,6 +58,14 @@ struct Search<'a> {
     put_off: u64,
 }
 
+/// The most threads `exactly sudoku` runs: more are clamped to it (and a
+/// batch runs no more threads than it has puzzles).
+pub const MAX_THREADS: usize = 256;
+
+/// The memory the solvers of all threads may take together: past it,
+/// fewer threads run ([`sudoku::memory_per_solver`]).
+pub const MEMORY_BUDGET: usize = 1 << 30;
+
 /// The default [`Search::put_off`]: on `liviniuk_benchmarks_25x25.txt` it
 /// puts off the two puzzles that take longest.
 const PUT_OFF_NODES: u64 = 100_000;
@@ -381,7 +389,7 @@ pub fn run(args: &SudokuArgs) -> anyhow::Result<Status> {
         Some(path) => {
             let (name, bytes) = input::read_source(path)?;
             let text = input::decode(&name, bytes)?;
-            let regions = Regions::parse(&text).with_context(|| name.clone())?;
+            let regions = Regions::parse(&text).map_err(|e| located(&name, e))?;
             // The regions replace the boxes: any shape of the right side will do.
             let n = regions.size();
             shape = shape.or_else(|| Shape::infer(n)).or(Shape::new(1, n).ok());
@@ -390,17 +398,45 @@ pub fn run(args: &SudokuArgs) -> anyhow::Result<Status> {
         None => None,
     };
     let (name, bytes) = input::read_source(&args.file)?;
-    let text = input::decode(&name, bytes)?;
+    // Bytes that are not UTF-8 become U+FFFD, which the reader names in
+    // the record that holds them: the rest of the batch goes on.
+    let text = String::from_utf8(bytes)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
     let start = Instant::now();
     let rules = Rules::default().diagonals(args.diagonals).regions(regions);
-    let records = if args.jigsaw {
-        sudoku::parse_jigsaw(&text, &rules)
-    } else {
-        sudoku::parse_with(&text, shape, &rules)
-    };
+    let records = sudoku::Reader::new()
+        .shape(shape)
+        .rules(rules.clone())
+        .small(args.small)
+        .jigsaw(args.jigsaw)
+        .read(&text);
+    anyhow::ensure!(
+        !records.is_empty(),
+        "{name}: no puzzles: the input is empty or holds only comments and blank lines"
+    );
     let threads = args
         .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .min(MAX_THREADS);
+    // Each thread holds solvers as large as the largest grid's: keep them
+    // all within the memory budget.
+    let side = records
+        .iter()
+        .filter_map(|r| r.puzzle.as_ref().ok())
+        .map(|p| p.grid.size())
+        .max()
+        .unwrap_or(1);
+    let per = sudoku::memory_per_solver(side).max(1);
+    let fit = (MEMORY_BUDGET / per).max(1);
+    if threads > fit {
+        report::message(&format!(
+            "{threads} threads would take more than {} MiB for {side}x{side} grids \
+             (about {} MiB a thread): running {fit}",
+            MEMORY_BUDGET >> 20,
+            per.div_ceil(1 << 20)
+        ));
+    }
+    let threads = threads.min(fit);
     let max = if args.first { 1 } else { args.max_solutions };
     if args.target {
         return target(args, records, &rules, &name);
@@ -494,6 +530,54 @@ pub fn run(args: &SudokuArgs) -> anyhow::Result<Status> {
     })
 }
 
+/// A `--target` score: the best (up to 64 × (2^64 − 1) × 4,096, so a
+/// u128), or -1 when there is none.
+#[derive(Clone, Copy)]
+enum TargetScore {
+    Best(u128),
+    None,
+}
+
+impl std::fmt::Display for TargetScore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TargetScore::Best(score) => write!(f, "{score}"),
+            TargetScore::None => write!(f, "-1"),
+        }
+    }
+}
+
+impl serde::Serialize for TargetScore {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            TargetScore::Best(score) => s.serialize_u128(*score),
+            TargetScore::None => s.serialize_i8(-1),
+        }
+    }
+}
+
+/// The JSON object of one `--target` record.
+#[derive(serde::Serialize)]
+struct TargetRecord {
+    line: usize,
+    score: TargetScore,
+    solution: Option<String>,
+    error: Option<String>,
+}
+
+/// A reader's error in a whole-file input (`--regions`, `--weights`), as
+/// `file:line:column: message`.
+fn located(file: &str, error: SudokuError) -> anyhow::Error {
+    match error {
+        SudokuError::Parse {
+            line,
+            column,
+            message,
+        } => anyhow::anyhow!("{file}:{line}:{}: {message}", column.unwrap_or(1)),
+        other => anyhow::anyhow!("{file}: {other}"),
+    }
+}
+
 /// `exactly sudoku --target`: one line per record, the best score (or -1),
 /// or `invalid: …`; JSON objects with `line`, `score`, `solution`, `error`.
 fn target(
@@ -506,7 +590,7 @@ fn target(
         Some(path) => {
             let (file, bytes) = input::read_source(path)?;
             let text = input::decode(&file, bytes)?;
-            Some(sudoku::Weights::parse(&text).with_context(|| file.clone())?)
+            Some(sudoku::Weights::parse(&text).map_err(|e| located(&file, e))?)
         }
         None => None,
     };
@@ -526,21 +610,29 @@ fn target(
             sudoku::best_score(&p.grid, &rules, &weights, method).map(|best| (p, best))
         });
         let (score, solution, error) = match &result {
-            Ok((p, Some((score, grid)))) => (*score as i128, Some(one_line(p.style, grid)), None),
+            Ok((p, Some((score, grid)))) => (
+                TargetScore::Best(*score),
+                Some(one_line(p.style, grid)),
+                None,
+            ),
             Ok((_, None)) => {
                 unsolvable += 1;
-                (-1, None, None)
+                (TargetScore::None, None, None)
             }
             Err(e) => {
                 invalid += 1;
-                (-1, None, Some(error_text(line, e)))
+                (TargetScore::None, None, Some(error_text(line, e)))
             }
         };
         if args.format == Some(SudokuFormat::Json) {
-            let object = serde_json::json!({
-                "line": line, "score": score, "solution": solution, "error": error,
-            });
-            writeln!(out, "{object}")?;
+            let object = TargetRecord {
+                line,
+                score,
+                solution,
+                error,
+            };
+            let text = serde_json::to_string(&object).map_err(io::Error::other)?;
+            writeln!(out, "{text}")?;
         } else if let Some(e) = error {
             writeln!(out, "invalid: {e}")?;
         } else {

@@ -187,17 +187,320 @@ struct Token<'a> {
     column: usize,
 }
 
-/// Reads a batch of puzzles. Each record is read on its own, so a bad one
-/// gives an error record and the batch goes on.
+/// The most cells of a puzzle: 64x64.
+const MAX_CELLS: usize = Shape::MAX_SIZE * Shape::MAX_SIZE;
+
+/// How many cells a record holds, as an error says it.
+fn cells_count(len: usize) -> String {
+    if len > MAX_CELLS {
+        format!("more than {MAX_CELLS} cells")
+    } else {
+        format!("{len} cells")
+    }
+}
+
+/// The smallest grid side read without asking: sides 1 to 3 are read only
+/// with [`Reader::small`], or with a box shape of that side
+/// ([`Reader::shape`]).
+pub const MIN_SIZE: usize = 4;
+
+/// Reads batches of puzzles, with options: [`parse`], [`parse_with`] and
+/// [`parse_jigsaw`] are its usual settings.
 ///
-/// - Lines whose first non-blank character is `#` are comments.
-/// - A block of `k` consecutive non-blank lines with `k` cells each is one
-///   `k`×`k` grid: cells side by side (`53..7....`), or separated by
-///   whitespace (`5 3 . . 7`, or numbers such as `10 0 12`). `|` and lines
-///   made of `-+=|` with at least one `+` are decoration and ignored.
-/// - Otherwise each line is one puzzle: the first word (up to a `:`) holds
-///   `n²` cells, and the rest of the line is ignored; or the whole line
-///   holds `n²` whitespace-separated cells.
+/// One record comes out per record in, as a person reading the file would
+/// see them:
+///
+/// - Lines whose first non-blank character is `#` are comments, and a `#`
+///   later on a line starts a comment; blank lines separate records.
+/// - A line on its own is one puzzle: its cells side by side
+///   (`53..7....`, up to a `:` after which a solution may follow), or
+///   `n²` cells separated by whitespace (`5 3 0 0 7 …`, or numbers such as
+///   `10 0 12`), or a first word of `n²` cells followed by whitespace and
+///   anything (a label, a solution).
+/// - A block of `k` consecutive lines of `k` cells each is one `k`×`k`
+///   grid: cells side by side, or separated by whitespace; `|` and lines
+///   made of `-+=|` with at least one `+` are decoration. But when most of
+///   the block's lines are puzzles with givens on their own (sixteen 4x4
+///   puzzles of 16 cells, one a line), each line is a record.
+/// - A block that is neither is read as a damaged grid (one invalid
+///   record, naming the row at fault) when most of its rows have about as
+///   many cells as there are rows and few of its lines are puzzles on
+///   their own; otherwise each line is a record of its own.
+/// - A first line holding only a number below 16 digits (a count of
+///   puzzles, as contest files start) is skipped when the number matches
+///   the records that follow; otherwise it is an invalid record.
+///
+/// A record that matches no size is invalid and names its line. Grids
+/// smaller than [`MIN_SIZE`] are refused unless asked for.
+///
+/// ```
+/// use exactly_puzzles::sudoku::{Reader, SudokuError};
+/// let records = Reader::new().read("2\n1.3.\n..1.\n.1..\n2.4.\n\n12..34..........\n");
+/// assert_eq!(records.len(), 2);
+/// assert_eq!((records[0].line, records[1].line), (2, 7));
+/// let tiny = Reader::new().read("1\n");
+/// assert!(matches!(tiny[0].puzzle, Err(SudokuError::TooSmall { size: 1 })));
+/// assert!(Reader::new().small(true).read("1\n")[0].puzzle.is_ok());
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct Reader {
+    shape: Option<Shape>,
+    rules: Rules,
+    small: bool,
+    jigsaw: bool,
+}
+
+impl Reader {
+    /// Square boxes inferred from the side, no extra rules, no small grids,
+    /// no jigsaw regions.
+    pub fn new() -> Reader {
+        Reader::default()
+    }
+
+    /// Fixes the box shape; without it the shape is inferred from the side
+    /// ([`Shape::infer`]). A shape of a side below [`MIN_SIZE`] asks for
+    /// grids of that side.
+    pub fn shape(mut self, shape: Option<Shape>) -> Reader {
+        self.shape = shape;
+        self
+    }
+
+    /// Checks the givens against the units of `rules` ([`parse_with`]).
+    pub fn rules(mut self, rules: Rules) -> Reader {
+        self.rules = rules;
+        self
+    }
+
+    /// Reads grids of sides 1 to 3 too.
+    pub fn small(mut self, on: bool) -> Reader {
+        self.small = on;
+        self
+    }
+
+    /// Reads jigsaw puzzles, one a line, each with its region map
+    /// ([`parse_jigsaw`]).
+    pub fn jigsaw(mut self, on: bool) -> Reader {
+        self.jigsaw = on;
+        self
+    }
+
+    /// Whether a side of `n` is read.
+    fn allows(&self, n: usize) -> bool {
+        n >= MIN_SIZE || self.small || self.shape.is_some_and(|s| s.size() == n)
+    }
+
+    /// Reads the records of `text`: every record of the text gives one,
+    /// a puzzle or why it is not one.
+    pub fn read(&self, text: &str) -> Vec<Record> {
+        let mut records = Vec::new();
+        let mut block: Vec<(usize, &str)> = Vec::new();
+        let mut count: Option<(usize, &str)> = None;
+        // Whether the count line still might be a grid's first row, and
+        // whether a blank line came after it.
+        let (mut first, mut pending, mut apart) = (true, false, false);
+        for (i, line) in text.lines().enumerate() {
+            let content = before_comment(line);
+            if content.trim().is_empty() {
+                if !line.trim().is_empty() {
+                    // A comment line.
+                    continue;
+                }
+                apart = true;
+                if !self.jigsaw {
+                    self.read_block(&block, &mut records);
+                    block.clear();
+                }
+                continue;
+            }
+            if std::mem::take(&mut first) && is_count(content) {
+                count = Some((i + 1, line));
+                (pending, apart) = (true, false);
+                continue;
+            }
+            if std::mem::take(&mut pending) && !apart {
+                // A row of the same length right below: the first row of a grid.
+                if let Some((no, digits)) = count {
+                    if row_tokens(i + 1, line).len() == digits.trim().len() {
+                        block.push((no, digits));
+                        count = None;
+                    }
+                }
+            }
+            if self.jigsaw {
+                records.push(Record {
+                    line: i + 1,
+                    puzzle: read_jigsaw(i + 1, content, &self.rules, self.small),
+                });
+            } else {
+                block.push((i + 1, line));
+            }
+        }
+        self.read_block(&block, &mut records);
+        if let Some((line, digits)) = count {
+            let digits = before_comment(digits).trim();
+            let matches = digits.parse::<usize>().is_ok_and(|c| c == records.len());
+            if !matches {
+                let record = if records.is_empty() || self.small {
+                    // The only content, or a small puzzle asked for.
+                    match self.jigsaw {
+                        true => Record {
+                            line,
+                            puzzle: read_jigsaw(line, digits, &self.rules, self.small),
+                        },
+                        false => self.read_line(line, digits),
+                    }
+                } else {
+                    Record {
+                        line,
+                        puzzle: Err(SudokuError::Parse {
+                            line,
+                            column: Some(1),
+                            message: format!(
+                                "'{digits}' is not a puzzle; as a count line, it does not match \
+                                 the {} records that follow",
+                                records.len()
+                            ),
+                        }),
+                    }
+                };
+                records.insert(0, record);
+            }
+        }
+        records
+    }
+
+    /// One line read as a puzzle on its own.
+    fn read_line(&self, no: usize, line: &str) -> Record {
+        Record {
+            line: no,
+            puzzle: line_tokens(no, line)
+                .and_then(|tokens| read_cells(&tokens, Layout::Line, self, no, &self.rules)),
+        }
+    }
+
+    /// The records of a block of consecutive non-blank lines.
+    fn read_block(&self, block: &[(usize, &str)], out: &mut Vec<Record>) {
+        let rows: Vec<(usize, &str, Vec<Token<'_>>)> = block
+            .iter()
+            .filter(|(_, l)| !is_decoration(l))
+            .map(|&(no, l)| (no, l, row_tokens(no, l)))
+            .collect();
+        let k = rows.len();
+        if k == 0 {
+            return;
+        }
+        if k == 1 {
+            out.push(self.read_line(rows[0].0, rows[0].1));
+            return;
+        }
+        let alone: Vec<Record> = rows
+            .iter()
+            .map(|&(no, line, _)| self.read_line(no, line))
+            .collect();
+        // Lines that are puzzles with givens on their own (an empty line
+        // could as well be an empty grid row).
+        let fitting = alone
+            .iter()
+            .filter(|r| match &r.puzzle {
+                Ok(p) => p.grid.givens() > 0,
+                Err(e) => matches!(e, SudokuError::Clash { .. }),
+            })
+            .count();
+        let marked =
+            k < block.len() || rows.iter().any(|(_, l, _)| before_comment(l).contains('|'));
+        let square = rows
+            .iter()
+            .all(|(_, _, r)| r.len() == k && r.iter().all(is_cell));
+        let damaged = {
+            // The most common row length.
+            let mut lengths: Vec<usize> = rows.iter().map(|(_, _, r)| r.len()).collect();
+            lengths.sort_unstable();
+            let (mut best, mut run, mut most) = (0, 0, 0);
+            for (i, &len) in lengths.iter().enumerate() {
+                run = if i > 0 && lengths[i - 1] == len {
+                    run + 1
+                } else {
+                    1
+                };
+                if run > most {
+                    (best, most) = (len, run);
+                }
+            }
+            2 * most > k && best <= Shape::MAX_SIZE && best.abs_diff(k) <= 1
+        };
+        if (square || marked || damaged) && 2 * fitting <= k {
+            let spaced = rows
+                .iter()
+                .any(|(_, l, _)| before_comment(l).trim().contains(char::is_whitespace));
+            out.push(Record {
+                line: rows[0].0,
+                puzzle: self.read_grid(&rows, spaced),
+            });
+        } else {
+            out.extend(alone);
+        }
+    }
+
+    /// The rows of a block as one grid.
+    fn read_grid(
+        &self,
+        rows: &[(usize, &str, Vec<Token<'_>>)],
+        spaced: bool,
+    ) -> Result<Puzzle, SudokuError> {
+        let k = rows.len();
+        let first = rows[0].0;
+        let width = rows[0].2.len();
+        if rows.iter().all(|(_, _, r)| r.len() == width) && width != k {
+            return Err(SudokuError::Parse {
+                line: first,
+                column: None,
+                message: format!(
+                    "a grid of {k} rows of {width} cells: expected as many rows as cells in a row"
+                ),
+            });
+        }
+        if let Some((no, _, r)) = rows.iter().find(|(_, _, r)| r.len() != k) {
+            return Err(SudokuError::Parse {
+                line: *no,
+                column: None,
+                message: format!(
+                    "a row of {} cells in a grid of {k} rows: expected {k}",
+                    r.len()
+                ),
+            });
+        }
+        let layout = if spaced {
+            Layout::SpacedGrid
+        } else {
+            Layout::Grid
+        };
+        let tokens: Vec<Token<'_>> = rows
+            .iter()
+            .flat_map(|(_, _, r)| r.iter().copied())
+            .collect();
+        read_cells(&tokens, layout, self, first, &self.rules)
+    }
+}
+
+/// A line's text before a `#` comment.
+fn before_comment(line: &str) -> &str {
+    line.split('#').next().unwrap_or_default()
+}
+
+/// A count line: a number too short to be a puzzle of side 4 or more.
+fn is_count(content: &str) -> bool {
+    let t = content.trim();
+    !t.is_empty() && t.len() < 16 && t.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// A grid cell: one character, or a number.
+fn is_cell(t: &Token<'_>) -> bool {
+    t.text.chars().count() == 1 || t.text.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// Reads a batch of puzzles ([`Reader`] with the box shape `shape`). Each
+/// record is read on its own, so a bad one gives an error record and the
+/// batch goes on; see [`Reader`] for how records are told apart.
 ///
 /// Cells: `.`, `-`, `_` and `0` are empty. Values are `1`…`9` then `A`…`Z`
 /// in any case; a record with letters and no digit is read as letters from
@@ -222,7 +525,7 @@ struct Token<'a> {
 /// assert_eq!(error, "line 1, column 3: bad character 'x' in a 4x4 grid");
 /// ```
 pub fn parse(text: &str, shape: Option<Shape>) -> Vec<Record> {
-    parse_with(text, shape, &Rules::default())
+    Reader::new().shape(shape).read(text)
 }
 
 /// [`parse`], checking the givens against the units of `rules`: with
@@ -239,22 +542,7 @@ pub fn parse(text: &str, shape: Option<Shape>) -> Vec<Record> {
 /// # Ok::<(), exactly_puzzles::sudoku::SudokuError>(())
 /// ```
 pub fn parse_with(text: &str, shape: Option<Shape>, rules: &Rules) -> Vec<Record> {
-    let mut records = Vec::new();
-    let mut block: Vec<(usize, &str)> = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let trimmed = line.trim();
-        if trimmed.starts_with('#') {
-            continue;
-        }
-        if trimmed.is_empty() {
-            read_block(&block, shape, rules, &mut records);
-            block.clear();
-        } else {
-            block.push((i + 1, line));
-        }
-    }
-    read_block(&block, shape, rules, &mut records);
-    records
+    Reader::new().shape(shape).rules(rules.clone()).read(text)
 }
 
 /// Jigsaw puzzles, one per line, each with its own regions: the cells as
@@ -277,22 +565,16 @@ pub fn parse_with(text: &str, shape: Option<Shape>, rules: &Rules) -> Vec<Record
 /// assert_eq!(error, "line 1, column 18: region map: label 'A' is on 5 cells, not 4");
 /// ```
 pub fn parse_jigsaw(text: &str, rules: &Rules) -> Vec<Record> {
-    let mut records = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let content = line.split('#').next().unwrap_or_default();
-        if content.trim().is_empty() {
-            continue;
-        }
-        records.push(Record {
-            line: i + 1,
-            puzzle: read_jigsaw(i + 1, content, rules),
-        });
-    }
-    records
+    Reader::new().rules(rules.clone()).jigsaw(true).read(text)
 }
 
 /// One record of [`parse_jigsaw`].
-fn read_jigsaw(line: usize, content: &str, rules: &Rules) -> Result<Puzzle, SudokuError> {
+fn read_jigsaw(
+    line: usize,
+    content: &str,
+    rules: &Rules,
+    small: bool,
+) -> Result<Puzzle, SudokuError> {
     let bad = |column: Option<usize>, message: String| SudokuError::Parse {
         line,
         column,
@@ -315,6 +597,7 @@ fn read_jigsaw(line: usize, content: &str, rules: &Rules) -> Result<Puzzle, Sudo
     let tokens: Vec<Token<'_>> = cells
         .text
         .char_indices()
+        .take(MAX_CELLS + 1)
         .enumerate()
         .map(|(k, (i, c))| Token {
             text: &cells.text[i..i + c.len_utf8()],
@@ -326,7 +609,10 @@ fn read_jigsaw(line: usize, content: &str, rules: &Rules) -> Result<Puzzle, Sudo
     let Some(n) = (1..=Shape::MAX_SIZE).find(|n| n * n == len) else {
         return Err(bad(
             Some(cells.column),
-            format!("{len} cells; a puzzle has n*n cells (81 for 9x9), n at most 64"),
+            format!(
+                "{}; a puzzle has n*n cells (81 for 9x9), n at most 64",
+                cells_count(len)
+            ),
         ));
     };
     let labels = map.text.chars().count();
@@ -341,6 +627,15 @@ fn read_jigsaw(line: usize, content: &str, rules: &Rules) -> Result<Puzzle, Sudo
     for c in map.text.chars() {
         let id = match seen.iter().position(|&s| s == c) {
             Some(id) => id,
+            None if seen.len() == Shape::MAX_SIZE => {
+                return Err(bad(
+                    Some(map.column),
+                    format!(
+                        "region map: more than {} labels, expected {n}",
+                        Shape::MAX_SIZE
+                    ),
+                ))
+            }
             None => {
                 seen.push(c);
                 seen.len() - 1
@@ -367,8 +662,12 @@ fn read_jigsaw(line: usize, content: &str, rules: &Rules) -> Result<Puzzle, Sudo
         Regions::new(n, of).map_err(|e| bad(Some(map.column), format!("region map: {e}")))?;
     // The regions replace the boxes: any shape of the side will do.
     let shape = Shape::infer(n).or(Shape::new(1, n).ok());
+    if n < MIN_SIZE && !small {
+        return Err(SudokuError::TooSmall { size: n });
+    }
     let rules = rules.clone().regions(Some(regions.clone()));
-    let mut puzzle = read_cells(&tokens, Layout::Line, shape, line, &rules)?;
+    let reader = Reader::new().shape(shape).small(small);
+    let mut puzzle = read_cells(&tokens, Layout::Line, &reader, line, &rules)?;
     puzzle.regions = Some(regions);
     Ok(puzzle)
 }
@@ -383,6 +682,10 @@ fn is_decoration(line: &str) -> bool {
 
 /// The cells of one grid row: whitespace-separated words when there is
 /// whitespace, else one cell per character; `|` is dropped.
+///
+/// No more than [`MAX_CELLS`] and one are kept (twice that and one for
+/// cells side by side, room for a `:` and a solution): what is longer is
+/// no puzzle, and its memory stays bounded.
 fn row_tokens(line_no: usize, line: &str) -> Vec<Token<'_>> {
     // A `#` starts a comment, there or later on the line.
     let line = line.split('#').next().unwrap_or_default().trim_end();
@@ -397,6 +700,9 @@ fn row_tokens(line_no: usize, line: &str) -> Vec<Token<'_>> {
                         line: line_no,
                         column: scol + 1,
                     });
+                    if tokens.len() > MAX_CELLS {
+                        return tokens;
+                    }
                 }
             } else if start.is_none() {
                 start = Some((i, col));
@@ -417,93 +723,69 @@ fn row_tokens(line_no: usize, line: &str) -> Vec<Token<'_>> {
                     line: line_no,
                     column: col + 1,
                 });
+                if tokens.len() > MAX_CELLS + 1 + MAX_CELLS {
+                    // Room for a puzzle, a ':' and its solution; no more.
+                    return tokens;
+                }
             }
         }
     }
     tokens
 }
 
-/// The cells of a one-line puzzle.
-fn line_tokens(line_no: usize, line: &str) -> (Vec<Token<'_>>, Layout) {
-    let line = line.split('#').next().unwrap_or_default();
+/// The cells of a one-line puzzle: side by side (up to a `:`), `n²`
+/// whitespace-separated cells, or a first word of `n²` cells (`n` at least
+/// 2) and anything after it.
+fn line_tokens(line_no: usize, line: &str) -> Result<Vec<Token<'_>>, SudokuError> {
+    let line = before_comment(line);
     let words = row_tokens(line_no, line);
-    let spaced = line.trim().contains(char::is_whitespace);
-    if spaced && is_square(words.len()) {
-        return (words, Layout::Line);
-    }
-    let Some(first) = words.first() else {
-        return (Vec::new(), Layout::Line);
-    };
-    if !spaced {
+    if !line.trim().contains(char::is_whitespace) {
         // Cells side by side: stop at a ':' (a solution may follow).
-        let cells = words.into_iter().take_while(|t| t.text != ":").collect();
-        return (cells, Layout::Line);
+        return Ok(words.into_iter().take_while(|t| t.text != ":").collect());
     }
-    let word = first.text.split(':').next().unwrap_or_default();
-    let cells = word
-        .char_indices()
-        .enumerate()
-        .map(|(k, (i, c))| Token {
-            text: &word[i..i + c.len_utf8()],
-            line: line_no,
-            column: first.column + k,
-        })
-        .collect();
-    (cells, Layout::Line)
+    if is_square(words.len()) && words.iter().all(is_cell) {
+        return Ok(words);
+    }
+    let mut count = words.len();
+    if let Some(first) = words.first() {
+        let word = first.text.split(':').next().unwrap_or_default();
+        let cells: Vec<Token<'_>> = word
+            .char_indices()
+            .take(MAX_CELLS + 1)
+            .enumerate()
+            .map(|(k, (i, c))| Token {
+                text: &word[i..i + c.len_utf8()],
+                line: line_no,
+                column: first.column + k,
+            })
+            .collect();
+        if cells.len() >= 4 && is_square(cells.len()) {
+            return Ok(cells);
+        }
+        if cells.len() > MAX_CELLS {
+            // A word too long to be a puzzle: that is what is wrong.
+            count = cells.len();
+        }
+    }
+    Err(SudokuError::Parse {
+        line: line_no,
+        column: None,
+        message: format!(
+            "{}; a puzzle has n*n cells (81 for 9x9), n at most 64",
+            cells_count(count)
+        ),
+    })
 }
 
 fn is_square(len: usize) -> bool {
     (1..=Shape::MAX_SIZE).any(|n| n * n == len)
 }
 
-fn read_block(block: &[(usize, &str)], shape: Option<Shape>, rules: &Rules, out: &mut Vec<Record>) {
-    let rows: Vec<(usize, Vec<Token<'_>>)> = block
-        .iter()
-        .filter(|(_, l)| !is_decoration(l))
-        .map(|&(no, l)| (no, row_tokens(no, l)))
-        .collect();
-    let Some(&(first_line, _)) = rows.first() else {
-        return;
-    };
-    let k = rows.len();
-    let is_cell = |t: &Token<'_>| t.text.chars().count() == 1 || t.text.parse::<u32>().is_ok();
-    if k > 1
-        && rows
-            .iter()
-            .all(|(_, r)| r.len() == k && r.iter().all(is_cell))
-    {
-        let spaced = block
-            .iter()
-            .any(|(_, l)| l.trim().contains(char::is_whitespace));
-        let layout = if spaced {
-            Layout::SpacedGrid
-        } else {
-            Layout::Grid
-        };
-        let tokens: Vec<Token<'_>> = rows.into_iter().flat_map(|(_, r)| r).collect();
-        out.push(Record {
-            line: first_line,
-            puzzle: read_cells(&tokens, layout, shape, first_line, rules),
-        });
-        return;
-    }
-    for &(no, line) in block {
-        if is_decoration(line) {
-            continue;
-        }
-        let (tokens, layout) = line_tokens(no, line);
-        out.push(Record {
-            line: no,
-            puzzle: read_cells(&tokens, layout, shape, no, rules),
-        });
-    }
-}
-
 /// Turns `n²` cell tokens into a puzzle, choosing the symbols.
 fn read_cells(
     tokens: &[Token<'_>],
     layout: Layout,
-    shape: Option<Shape>,
+    reader: &Reader,
     line: usize,
     rules: &Rules,
 ) -> Result<Puzzle, SudokuError> {
@@ -513,10 +795,16 @@ fn read_cells(
         return Err(SudokuError::Parse {
             line,
             column: None,
-            message: format!("{len} cells; a puzzle has n*n cells (81 for 9x9), n at most 64"),
+            message: format!(
+                "{}; a puzzle has n*n cells (81 for 9x9), n at most 64",
+                cells_count(len)
+            ),
         });
     };
-    let shape = match shape {
+    if !reader.allows(n) {
+        return Err(SudokuError::TooSmall { size: n });
+    }
+    let shape = match reader.shape {
         Some(s) if s.size() == n => s,
         Some(s) => {
             return Err(SudokuError::ShapeMismatch {
@@ -527,7 +815,7 @@ fn read_cells(
         }
         None => Shape::infer(n).ok_or(SudokuError::UnknownShape { size: n })?,
     };
-    if tokens.iter().any(|t| t.text.len() > 1) {
+    if tokens.iter().any(|t| t.text.chars().nth(1).is_some()) {
         return read_numbers(tokens, layout, shape, rules);
     }
     let chars = || tokens.iter().filter_map(|t| t.text.chars().next());
@@ -571,7 +859,10 @@ fn decode_chars(tokens: &[Token<'_>], symbols: Symbols, n: usize) -> Result<Vec<
             symbols.value(c, n).ok_or_else(|| SudokuError::Parse {
                 line: t.line,
                 column: Some(t.column),
-                message: format!("bad character '{c}' in a {n}x{n} grid"),
+                message: match c {
+                    '\u{FFFD}' => format!("invalid UTF-8: expected a cell of a {n}x{n} grid"),
+                    c => format!("bad character '{}' in a {n}x{n} grid", c.escape_debug()),
+                },
             })
         })
         .collect()
@@ -595,7 +886,10 @@ fn read_numbers(
                 _ => Err(SudokuError::Parse {
                     line: t.line,
                     column: Some(t.column),
-                    message: format!("bad cell '{}' in a {n}x{n} grid: expected 0 to {n}", t.text),
+                    message: format!(
+                        "bad cell '{}' in a {n}x{n} grid: expected 0 to {n}",
+                        t.text.escape_debug()
+                    ),
                 }),
             }
         })
@@ -706,7 +1000,7 @@ mod tests {
             .collect();
         assert_eq!(
             errors[0],
-            "cannot tell the box shape of a 2x2 grid; give it as RxC"
+            "a 2x2 grid is smaller than 4x4; small grids are read only when asked for (--small)"
         );
         assert_eq!(errors[1], "givens clash: r1c1 and r2c1 both hold 1");
         assert_eq!(errors[2], "givens clash: r1c1 and r1c4 both hold 1");
@@ -728,6 +1022,191 @@ mod tests {
         assert_eq!(r[0].puzzle.as_ref().unwrap().grid.shape().box_cols(), 5);
         let r = parse(&ten, Some(Shape::new(3, 3).unwrap()));
         assert!(r[0].puzzle.is_err());
+    }
+
+    /// The verdicts of a batch: `ok`, or the error.
+    fn outcomes(records: &[Record]) -> Vec<(usize, String)> {
+        records
+            .iter()
+            .map(|r| match &r.puzzle {
+                Ok(_) => (r.line, "ok".to_string()),
+                Err(e) => (r.line, e.to_string()),
+            })
+            .collect()
+    }
+
+    const NINE: &str =
+        "......1.9.....32.....62..4.....7..6..9.2....84.28.......7.5.9..983..1....2......7";
+
+    #[test]
+    fn sixteen_one_line_4x4_puzzles_are_sixteen_records() {
+        let lines = [
+            "12..34..........",
+            "................",
+            "1...............",
+            "..3.....2.......",
+        ];
+        let text: String = (0..16).map(|i| format!("{}\n", lines[i % 4])).collect();
+        let r = parse(&text, None);
+        assert_eq!(r.len(), 16);
+        assert!(r.iter().all(|r| r.puzzle.is_ok()));
+        assert_eq!(r[15].line, 16);
+        // One of them damaged: still sixteen records, one invalid.
+        let text = text.replacen("1...............", "1......x........", 1);
+        let r = parse(&text, None);
+        assert_eq!(r.len(), 16);
+        assert_eq!(r.iter().filter(|r| r.puzzle.is_err()).count(), 1);
+        assert_eq!(
+            r[2].puzzle.as_ref().unwrap_err().to_string(),
+            "line 3, column 8: bad character 'x' in a 4x4 grid"
+        );
+        // A real 16x16 grid stays one record, and so does an empty one.
+        assert_eq!(parse(&"................\n".repeat(16), None).len(), 1);
+        let grid = "--A----C-----O-I\n-J--A-B-P-CGF-H-\n--D--F-I-E----P-\n-G-EL-H----M-J--\n----E----C--G---\n-I--K-GA-B---E-J\nD-GP--J-F----A--\n-E---C-B--DP--O-\nE--F-M--D--L-K-A\n-C--------O-I-L-\nH-P-C--F-A--B---\n---G-OD---J----H\nK---J----H-A-P-L\n--B--P--E--K--A-\n-H--B--K--FI-C--\n--F---C--D--H-N-\n";
+        assert_eq!(parse(grid, None).len(), 1);
+    }
+
+    #[test]
+    fn eighty_one_one_line_9x9_puzzles_are_eighty_one_records() {
+        let text = format!("{NINE}\n").repeat(81);
+        let r = parse(&text, None);
+        assert_eq!(r.len(), 81);
+        assert!(r.iter().all(|r| r.puzzle.is_ok()));
+        // With a bad one among them.
+        let text = text.replacen(NINE, &NINE[..80], 1);
+        let r = parse(&text, None);
+        assert_eq!(r.len(), 81);
+        assert!(r[0]
+            .puzzle
+            .as_ref()
+            .unwrap_err()
+            .to_string()
+            .starts_with("line 1: 80 cells"));
+        assert!(r[1..].iter().all(|r| r.puzzle.is_ok()));
+    }
+
+    #[test]
+    fn a_row_of_eighty_numbers_is_invalid_not_a_1x1_puzzle() {
+        let row: Vec<&str> = std::iter::once("1")
+            .chain(std::iter::repeat_n("0", 79))
+            .collect();
+        let r = parse(&row.join(" "), None);
+        assert_eq!(
+            outcomes(&r),
+            [(
+                1,
+                "line 1: 80 cells; a puzzle has n*n cells (81 for 9x9), n at most 64".to_string()
+            )]
+        );
+        // And a word too short to be a puzzle, before a label.
+        let r = parse("1 hard\n", None);
+        assert!(r[0].puzzle.is_err());
+        // A first word of n*n cells and a label still reads.
+        let r = parse(&format!("{NINE} hard\n"), None);
+        assert!(r[0].puzzle.is_ok());
+    }
+
+    #[test]
+    fn a_count_line_is_skipped_when_it_counts_the_records() {
+        let grid = "1.3.\n..1.\n.1..\n2.4.\n";
+        assert_eq!(
+            outcomes(&parse(&format!("1\n{grid}"), None)),
+            [(2, "ok".to_string())]
+        );
+        let text = format!("2\n{NINE}\n{NINE}\n");
+        assert_eq!(
+            outcomes(&parse(&text, None)),
+            [(2, "ok".to_string()), (3, "ok".to_string())]
+        );
+        // A count that does not match is an invalid record of its own.
+        let r = outcomes(&parse(&format!("3\n{NINE}\n{NINE}\n"), None));
+        assert_eq!(r.len(), 3);
+        assert_eq!(r[0].0, 1);
+        assert!(r[0].1.contains("count line"), "{}", r[0].1);
+        // A lone number is a puzzle too small to read.
+        let r = outcomes(&parse("1\n", None));
+        assert_eq!(r, [(1, "a 1x1 grid is smaller than 4x4; small grids are read only when asked for (--small)".to_string())]);
+        // After a comment it is still the first line.
+        assert_eq!(parse(&format!("# contest\n1\n{grid}"), None).len(), 1);
+    }
+
+    #[test]
+    fn small_grids_only_when_asked_for() {
+        assert!(matches!(one("1\n"), Err(SudokuError::TooSmall { size: 1 })));
+        assert!(matches!(
+            one("12\n21\n"),
+            Err(SudokuError::TooSmall { size: 2 })
+        ));
+        let small = Reader::new().small(true);
+        assert_eq!(
+            small.read("1\n")[0].puzzle.as_ref().unwrap().grid.cells(),
+            [1]
+        );
+        let r = small
+            .shape(Some(Shape::new(1, 2).unwrap()))
+            .read("1.\n.1\n");
+        assert_eq!(r.len(), 1);
+        assert!(r[0].puzzle.is_ok());
+        // A box shape of the side asks for it.
+        let r = parse("1..2\n", Some(Shape::new(1, 2).unwrap()));
+        assert!(r[0].puzzle.is_ok());
+        let r = parse_jigsaw("1... ABAB\n", &Rules::default());
+        assert!(matches!(
+            r[0].puzzle,
+            Err(SudokuError::TooSmall { size: 2 })
+        ));
+    }
+
+    #[test]
+    fn a_damaged_grid_is_one_invalid_record_naming_the_row() {
+        let text = "......1.9\n.....32..\n...62..4.\n....7..6.\n.9.2...8\n4.28.....\n..7.5.9..\n983..1...\n.2......7\n";
+        assert_eq!(
+            outcomes(&parse(text, None)),
+            [(
+                1,
+                "line 5: a row of 8 cells in a grid of 9 rows: expected 9".to_string()
+            )]
+        );
+        let missing = "......1.9\n.....32..\n...62..4.\n....7..6.\n4.28.....\n..7.5.9..\n983..1...\n.2......7\n";
+        let r = outcomes(&parse(missing, None));
+        assert_eq!(r.len(), 1);
+        assert!(r[0].1.contains("a grid of 8 rows of 9 cells"), "{}", r[0].1);
+    }
+
+    #[test]
+    fn bad_bytes_are_named_and_escaped() {
+        let r = parse("12\u{1b}.............\n", None);
+        assert_eq!(
+            r[0].puzzle.as_ref().unwrap_err().to_string(),
+            "line 1, column 3: bad character '\\u{1b}' in a 4x4 grid"
+        );
+        let text = String::from_utf8_lossy(b"12\xff.............\n12..34..........\n").into_owned();
+        let r = outcomes(&parse(&text, None));
+        assert_eq!(
+            r[0],
+            (
+                1,
+                "line 1, column 3: invalid UTF-8: expected a cell of a 4x4 grid".to_string()
+            )
+        );
+        assert_eq!(r[1], (2, "ok".to_string()));
+    }
+
+    #[test]
+    fn huge_lines_are_refused_without_holding_a_token_a_character() {
+        let huge = ".".repeat(1 << 20);
+        let r = parse(&format!("{huge}\n{huge} {huge}\n"), None);
+        assert_eq!(r.len(), 2);
+        for r in &r {
+            let e = r.puzzle.as_ref().unwrap_err().to_string();
+            assert!(e.contains("more than 4096 cells"), "{e}");
+        }
+        assert_eq!(row_tokens(1, &huge).len(), 2 * MAX_CELLS + 2);
+        let spaced = ". ".repeat(1 << 16);
+        assert_eq!(row_tokens(1, &spaced).len(), MAX_CELLS + 1);
+        let r = parse_jigsaw(&format!("{huge} AB\n"), &Rules::default());
+        let e = r[0].puzzle.as_ref().unwrap_err().to_string();
+        assert!(e.contains("more than 4096 cells"), "{e}");
     }
 
     #[test]

@@ -1,0 +1,70 @@
+//! Checks that the sudoku readers keep on any input; shared by the fuzz
+//! targets and the tests that replay their inputs.
+
+use super::{Reader, Shape, Weights};
+
+/// Reads `data` as `exactly sudoku` does (bytes that are not UTF-8 become
+/// U+FFFD), with reader options taken from its first byte: small grids,
+/// jigsaw records, a box shape. Panics when a record's line is outside the
+/// text, or when a puzzle read in a plain style does not read back the
+/// same from what [`super::Style::format`] writes.
+///
+/// ```
+/// exactly_puzzles::sudoku::check::reader(b"\x001.3.\n..1.\n.1..\n2.4.\n");
+/// ```
+pub fn reader(data: &[u8]) {
+    let Some((&options, rest)) = data.split_first() else {
+        return;
+    };
+    let text = String::from_utf8_lossy(rest);
+    let shape = if options & 0x40 != 0 {
+        Shape::new(
+            usize::from(options >> 2 & 3) + 1,
+            usize::from(options >> 4 & 3) + 1,
+        )
+        .ok()
+    } else {
+        None
+    };
+    let reader = Reader::new()
+        .small(options & 1 != 0)
+        .jigsaw(options & 2 != 0)
+        .shape(shape);
+    let lines = text.lines().count();
+    let records = reader.read(&text);
+    for record in &records {
+        assert!(
+            record.line >= 1 && record.line <= lines.max(1),
+            "line {}",
+            record.line
+        );
+        let Ok(puzzle) = &record.puzzle else {
+            continue;
+        };
+        let written = puzzle.style.format(&puzzle.grid);
+        if puzzle.regions.is_some() {
+            continue;
+        }
+        // The writer's text reads back as one record (its symbols may be
+        // read another way when the puzzle leaves the choice open).
+        let again = Reader::new()
+            .small(true)
+            .shape(Some(puzzle.grid.shape()))
+            .read(&written);
+        assert_eq!(again.len(), 1, "{written:?}");
+    }
+}
+
+/// Reads `data` as a weights file; what reads has `n` rows of `n`.
+///
+/// ```
+/// exactly_puzzles::sudoku::check::weights(b"1 2\n3 4\n");
+/// ```
+pub fn weights(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    if let Ok(w) = Weights::parse(&text) {
+        let n = w.size();
+        assert!((1..=Shape::MAX_SIZE).contains(&n));
+        let _ = w.get(n - 1, n - 1);
+    }
+}
