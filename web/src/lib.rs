@@ -283,7 +283,8 @@ struct Dance<'p> {
     covered: Vec<bool>,
     hidden: Vec<Option<u32>>,
     frames: Vec<Frame>,
-    solutions: u64,
+    /// The engine's own wording of each step (the lines of `--trace`).
+    tracer: exactly::trace::Tracer<'p>,
 }
 
 impl<'p> Dance<'p> {
@@ -300,7 +301,7 @@ impl<'p> Dance<'p> {
             covered: vec![false; p.num_items()],
             hidden: vec![None; p.num_options()],
             frames: Vec::new(),
-            solutions: 0,
+            tracer: exactly::trace::Tracer::new(p),
         }
     }
 
@@ -356,6 +357,7 @@ impl<'p> Dance<'p> {
     /// changes to the links.
     fn step(&mut self, event: &TraceEvent) -> Option<Value> {
         let p = self.p;
+        let (_, text) = self.tracer.text(event)?;
         let mut delta = Vec::new();
         let step = match *event {
             TraceEvent::Choose {
@@ -378,12 +380,10 @@ impl<'p> Dance<'p> {
                     option: None,
                     tried: Vec::new(),
                 });
-                let name = p.item_name(item);
-                let plural = if options == 1 { "" } else { "s" };
                 json!({
                     "kind": "choose", "level": level, "item": item.index(), "options": options,
                     "sizes": sizes, "consistent": seen == options as usize,
-                    "text": format!("choose {name} ({options} option{plural}); cover {name}"),
+                    "text": text,
                 })
             }
             TraceEvent::Try {
@@ -397,65 +397,43 @@ impl<'p> Dance<'p> {
                 let tried = std::mem::take(&mut frame.tried);
                 self.undo(&tried, &mut delta);
                 let mut ops = Vec::new();
-                let mut cover = Vec::new();
-                let mut purify = Vec::new();
                 for e in p.option(option) {
                     if e.item == frame.item {
                         continue;
                     }
                     if e.color.is_none() {
                         self.cover(e.item.index(), &mut ops);
-                        cover.push(p.item_name(e.item).to_string());
                     } else {
                         self.purify(e.item.index(), e.color, &mut ops);
-                        purify.push(format!("{}:{}", p.item_name(e.item), p.color_name(e.color)));
                     }
                 }
                 delta.extend(ops.iter().map(|op| op.encode(false)));
                 frame.tried = ops;
                 frame.option = Some(option);
                 self.frames.push(frame);
-                let mut text = format!("try {k} of {d}: {}", p.label(option));
-                if !cover.is_empty() {
-                    text.push_str("; cover ");
-                    text.push_str(&cover.join(" "));
-                }
-                if !purify.is_empty() {
-                    text.push_str("; purify ");
-                    text.push_str(&purify.join(" "));
-                }
                 json!({
                     "kind": "try", "level": level, "option": option.index(), "k": k, "d": d,
                     "text": text,
                 })
             }
             TraceEvent::Solution { level } => {
-                self.solutions += 1;
                 let chosen: Vec<usize> = self
                     .frames
                     .iter()
                     .take(level as usize)
                     .filter_map(|f| f.option.map(|o| o.index()))
                     .collect();
-                let labels: Vec<&str> = chosen
-                    .iter()
-                    .map(|&o| p.label(OptionId::new(o)).as_str())
-                    .collect();
                 json!({
                     "kind": "solution", "level": level, "solution": chosen,
-                    "text": format!("solution {}: {}", self.solutions, labels.join("; ")),
+                    "text": text,
                 })
             }
             TraceEvent::Backtrack { level } => {
                 self.frames.truncate(level as usize + 1);
-                let text = match self.frames.pop() {
-                    Some(frame) => {
-                        self.undo(&frame.tried, &mut delta);
-                        self.undo(&frame.chose, &mut delta);
-                        format!("backtrack: uncover {}", p.item_name(frame.item))
-                    }
-                    None => "backtrack".to_string(),
-                };
+                if let Some(frame) = self.frames.pop() {
+                    self.undo(&frame.tried, &mut delta);
+                    self.undo(&frame.chose, &mut delta);
+                }
                 json!({ "kind": "backtrack", "level": level, "text": text })
             }
             _ => return None,

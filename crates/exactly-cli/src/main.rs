@@ -67,7 +67,6 @@ mod input;
 mod output;
 mod report;
 mod search;
-mod trace;
 
 use std::process::ExitCode;
 

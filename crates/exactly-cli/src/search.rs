@@ -9,7 +9,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::cli::SearchArgs;
 use crate::report;
-use crate::trace::Tracer;
+use exactly::trace::Tracer;
 
 /// Steps of the progress bar (its length).
 const BAR_STEPS: u64 = 10_000;

@@ -62,6 +62,7 @@ mod problem;
 pub mod records;
 mod solver;
 pub mod time;
+pub mod trace;
 mod unchecked;
 mod verify;
 pub mod work;

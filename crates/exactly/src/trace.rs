@@ -1,5 +1,6 @@
-//! `--trace`: every step of the search on stderr, indented by level, so that
-//! a small instance can be followed by hand.
+//! Trace events as text: every step of the search, indented by level, so
+//! that a small instance can be followed by hand (what `exactly solve
+//! --trace` prints, and what the web page shows beside the matrix).
 //!
 //! ```text
 //! choose a (2 options); cover a
@@ -17,9 +18,20 @@
 //! the options chosen; `backtrack` undoes the level when its item has no
 //! options left to try.
 
-use exactly::{ItemId, OptionId, Problem, TraceEvent};
+use crate::{ItemId, OptionId, Problem, TraceEvent};
 
 /// Turns trace events into lines of text.
+///
+/// ```
+/// let problem = exactly::format::parse_dlx("a b\na b\n")?;
+/// let mut tracer = exactly::trace::Tracer::new(&problem);
+/// let mut lines = Vec::new();
+/// exactly::Solver::new(&problem)
+///     .on_trace(move |e| lines.extend(tracer.line(e)))
+///     .count();
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
 pub struct Tracer<'p> {
     problem: &'p Problem<String>,
     /// The item chosen at each level.
@@ -43,6 +55,12 @@ impl<'p> Tracer<'p> {
     /// The line for one event, indented by its level (`None` for events this
     /// tracer does not know).
     pub fn line(&mut self, event: &TraceEvent) -> Option<String> {
+        let (level, text) = self.text(event)?;
+        Some(format!("{}{text}", "  ".repeat(level as usize)))
+    }
+
+    /// The level and the text of one event's line, without indentation.
+    pub fn text(&mut self, event: &TraceEvent) -> Option<(u32, String)> {
         let p = self.problem;
         let (level, text) = match *event {
             TraceEvent::Choose {
@@ -109,11 +127,9 @@ impl<'p> Tracer<'p> {
                 };
                 (level, text)
             }
-            _ => return None,
         };
-        let indent = "  ".repeat(level as usize);
         // Names and labels come from the input: never raw control characters.
-        Some(format!("{indent}{}", exactly::format::escape(&text)))
+        Some((level, crate::format::escape(&text).to_string()))
     }
 }
 
