@@ -64,11 +64,7 @@ pub fn write(args: &ZddArgs) -> anyhow::Result<Status> {
     }
     .and_then(|()| out.flush())
     .context("cannot write to standard output")?;
-    Ok(if zdd.root() == exactly::zdd::BOTTOM {
-        Status::NoSolution
-    } else {
-        Status::Success
-    })
+    Ok(status(&zdd))
 }
 
 /// `exactly sample`: K solutions drawn uniformly, with replacement.
@@ -123,9 +119,14 @@ pub fn count(args: &CountArgs, input: &Input) -> anyhow::Result<Status> {
     writeln!(out, "{count}")
         .and_then(|()| out.flush())
         .context("cannot write to standard output")?;
-    Ok(if zdd.root() == exactly::zdd::BOTTOM {
+    Ok(status(&zdd))
+}
+
+/// Success when the diagram holds a solution, else no solution.
+fn status(zdd: &Zdd) -> Status {
+    if zdd.root() == exactly::zdd::BOTTOM {
         Status::NoSolution
     } else {
         Status::Success
-    })
+    }
 }
