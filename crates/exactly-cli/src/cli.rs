@@ -475,8 +475,10 @@ pub struct SearchArgs {
 /// The `--engine` values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum EngineArg {
-    /// Bitsets up to 4096 options; beyond, cells for long options (5+ items
-    /// on average), links otherwise.
+    /// Item masks when they suit the problem (no colors, items of at most
+    /// 64 options, options of at most 8 items); else bitsets up to 4096
+    /// options; beyond, cells for long options (5+ items on average), links
+    /// otherwise.
     Auto,
     /// Dancing links.
     Links,

@@ -9,6 +9,11 @@
 //! exactly solve  [FILE|-] [--format knuth|json|indices]   print the solutions
 //! exactly count  [FILE|-]                                  print their number
 //! exactly verify PROBLEM SOLUTIONS                         check printed solutions
+//! exactly cover --min [--weighted] FILE                    a minimum cover
+//! exactly zdd FILE, exactly sample FILE -n K               the diagram of all solutions
+//! exactly estimate FILE, plan FILE, merge RESULTS…         counting at scale
+//! exactly gen …, queens N, langford N, polyomino [FILE]    puzzles as exact cover
+//! exactly sudoku [FILE], squares N                         sudoku, square destroyer
 //! ```
 //!
 //! `solve` and `count` share the search options `--limit N` (stop after N
