@@ -862,9 +862,14 @@ impl Segments {
     }
 }
 
-/// Every placement of a piece on the board: the sorted cell indices.
-fn placements(piece: &Piece, board: &Board, one_sided: bool) -> Vec<Vec<u32>> {
-    let mut out = Vec::new();
+/// Visits every placement of a piece on the board: an orientation and the
+/// top-left corner where all its cells fall on the board.
+fn each_placement(
+    piece: &Piece,
+    board: &Board,
+    one_sided: bool,
+    mut visit: impl FnMut(&[Cell], usize, usize),
+) {
     for shape in piece.orientations(one_sided) {
         let (h, w) = extent(&shape);
         if h > board.rows || w > board.cols {
@@ -876,16 +881,24 @@ fn placements(piece: &Piece, board: &Board, one_sided: bool) -> Vec<Vec<u32>> {
                     .iter()
                     .all(|&(r, c)| board.contains((top + r, left + c)))
                 {
-                    out.push(
-                        shape
-                            .iter()
-                            .map(|&(r, c)| ((top + r) * board.cols + left + c) as u32)
-                            .collect(),
-                    );
+                    visit(&shape, top, left);
                 }
             }
         }
     }
+}
+
+/// Every placement of a piece on the board: the sorted cell indices.
+fn placements(piece: &Piece, board: &Board, one_sided: bool) -> Vec<Vec<u32>> {
+    let mut out = Vec::new();
+    each_placement(piece, board, one_sided, |shape, top, left| {
+        out.push(
+            shape
+                .iter()
+                .map(|&(r, c)| ((top + r) * board.cols + left + c) as u32)
+                .collect(),
+        );
+    });
     out
 }
 
@@ -893,22 +906,7 @@ fn placements(piece: &Piece, board: &Board, one_sided: bool) -> Vec<Vec<u32>> {
 /// storing them.
 fn placement_count(piece: &Piece, board: &Board, one_sided: bool) -> u64 {
     let mut count = 0;
-    for shape in piece.orientations(one_sided) {
-        let (h, w) = extent(&shape);
-        if h > board.rows || w > board.cols {
-            continue;
-        }
-        for top in 0..=board.rows - h {
-            for left in 0..=board.cols - w {
-                if shape
-                    .iter()
-                    .all(|&(r, c)| board.contains((top + r, left + c)))
-                {
-                    count += 1;
-                }
-            }
-        }
-    }
+    each_placement(piece, board, one_sided, |_, _, _| count += 1);
     count
 }
 
