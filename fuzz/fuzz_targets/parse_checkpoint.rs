@@ -13,7 +13,8 @@ fuzz_target!(|data: &[u8]| {
         for r in &checkpoint.records {
             written.push_str(&checkpoint.header.record(r));
         }
-        let again = exactly::records::parse_checkpoint(&written).expect("written checkpoint parses");
+        let again =
+            exactly::records::parse_checkpoint(&written).expect("written checkpoint parses");
         assert_eq!(again.header, checkpoint.header);
         assert_eq!(again.records, checkpoint.records);
         assert!(!again.torn);

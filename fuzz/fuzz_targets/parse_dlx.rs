@@ -5,38 +5,24 @@
 
 use libfuzzer_sys::fuzz_target;
 
+#[path = "../common/line_ends.rs"]
+mod line_ends;
+
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
     let parsed = exactly::format::parse_dlx(text);
-    match &parsed {
-        Ok(problem) => {
-            let mut out = Vec::new();
-            exactly::format::write_dlx(problem, &mut out).expect("write to memory");
-            let again = exactly::format::parse_dlx(std::str::from_utf8(&out).expect("utf-8"))
-                .expect("written text parses");
-            assert_eq!(again.num_items(), problem.num_items());
-            assert_eq!(again.num_options(), problem.num_options());
-            for o in problem.option_ids() {
-                assert_eq!(again.option_text(o), problem.option_text(o));
-            }
+    if let Ok(problem) = &parsed {
+        let mut out = Vec::new();
+        exactly::format::write_dlx(problem, &mut out).expect("write to memory");
+        let again = exactly::format::parse_dlx(std::str::from_utf8(&out).expect("utf-8"))
+            .expect("written text parses");
+        assert_eq!(again.num_items(), problem.num_items());
+        assert_eq!(again.num_options(), problem.num_options());
+        for o in problem.option_ids() {
+            assert_eq!(again.option_text(o), problem.option_text(o));
         }
-        Err(e) => assert!(!e.to_string().chars().any(char::is_control), "{e}"),
     }
-    if text.contains('\r') || text.starts_with('\u{feff}') {
-        return;
-    }
-    let summary = |r: &Result<exactly::Problem<String>, exactly::format::ParseError>| match r {
-        Ok(p) => Ok(p.labels().to_vec()),
-        Err(e) => Err((e.line, e.column, e.kind.clone())),
-    };
-    let lf = summary(&parsed);
-    for other in [
-        text.replace('\n', "\r\n"),
-        text.replace('\n', "\r"),
-        format!("\u{feff}{text}"),
-    ] {
-        assert_eq!(summary(&exactly::format::parse_dlx(&other)), lf);
-    }
+    line_ends::check(text, &parsed, exactly::format::parse_dlx);
 });

@@ -13,8 +13,13 @@ fuzz_target!(|data: &[u8]| {
         let written = exactly::records::write_result(&result).expect("its total fits");
         let again = exactly::records::parse_result(&written).expect("written result parses");
         assert_eq!(again, result);
-        if let Ok(total) = exactly::records::merge(&[result.clone()]) {
-            assert_eq!(Some(total), result.total().and_then(|t| t.checked_add(result.plan.above)));
+        if let Ok(total) = exactly::records::merge(std::slice::from_ref(&result)) {
+            assert_eq!(
+                Some(total),
+                result
+                    .total()
+                    .and_then(|t| t.checked_add(result.plan.above))
+            );
         }
     }
 });
