@@ -63,6 +63,7 @@
 //! # Ok::<(), exactly_puzzles::Error>(())
 //! ```
 
+pub mod contest;
 pub mod langford;
 pub mod polyomino;
 pub mod queens;
