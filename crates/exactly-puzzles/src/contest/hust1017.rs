@@ -102,6 +102,10 @@ fn solve(case: &Case<'_>) -> Answer {
     let at = |message: String| ContestError::bad(case.header.line, case.header.column, message);
     // A column no row has a one in cannot be covered; past that check the
     // columns are no more than the numbers of the input.
+    if case.columns == 0 {
+        // Nothing to cover: the empty choice.
+        return Ok("0\n".to_string());
+    }
     let mut used: Vec<u32> = case.rows.iter().flatten().copied().collect();
     used.sort_unstable();
     used.dedup();

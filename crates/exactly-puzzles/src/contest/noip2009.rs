@@ -38,7 +38,7 @@ fn answer(text: &str) -> Answer {
                 "expected 81 numbers from 0 to 9 (9 lines of 9), the input ends after {i}"
             )));
         }
-        let (_, v) = tokens.number("a cell, a number from 0 to 9", 0, 9)?;
+        let (_, v) = tokens.number("a cell", 0, 9)?;
         // At most 9.
         cells.push(v as u8);
     }
