@@ -100,24 +100,6 @@ impl Contest {
             Contest::Poj1084 => "poj1084",
         }
     }
-
-    /// A one-line description.
-    pub fn title(self) -> &'static str {
-        match self {
-            Contest::Poj3074 => "POJ 3074 Sudoku: 9x9 puzzles of 81 characters a line, until 'end'",
-            Contest::Poj3076 => "POJ 3076 Sudoku: 16x16 grids of A-P and '-', blank lines between",
-            Contest::Spoj1110 => "SPOJ SUDOKU (1110): a count T, then T 16x16 grids",
-            Contest::Hust1017 => {
-                "HUST 1017 Exact cover: 'N M', then N rows 'c j1 ... jc', until the end"
-            }
-            Contest::Noip2009 => {
-                "NOIP 2009 target sudoku: 9 lines of 9 numbers (0 blank), the best score"
-            }
-            Contest::Poj1084 => {
-                "POJ 1084 Square Destroyers: T cases of n, then k and k missing sticks"
-            }
-        }
-    }
 }
 
 impl fmt::Display for Contest {
