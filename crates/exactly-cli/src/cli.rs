@@ -71,6 +71,10 @@ pub enum Command {
     /// Square destroyer: the fewest matchsticks to remove from an N×N grid
     /// so that no square of any size is left.
     Squares(SquaresArgs),
+    /// Contest problems (POJ 3074, POJ 3076, SPOJ 1110, HUST 1017, NOIP
+    /// 2009, POJ 1084): the judge's input in, the judge's output out.
+    #[command(after_help = CONTEST_EXIT_CODES)]
+    Contest(ContestArgs),
     /// Build the zero-suppressed decision diagram (ZDD) of every solution
     /// and write it (Knuth's DLX6 text form, or JSON).
     #[command(after_help = EXIT_CODES)]
@@ -729,6 +733,38 @@ pub struct SquaresArgs {
     /// Stop after N search nodes (exit status 3, nothing on standard output).
     #[arg(long, value_name = "N", value_parser = parse_limit, allow_negative_numbers = true)]
     pub max_nodes: Option<u64>,
+}
+
+/// The exit statuses of `exactly contest`.
+pub const CONTEST_EXIT_CODES: &str = "\
+Contests:
+  poj3074   9x9 sudokus, 81 characters a line, until 'end'
+  poj3076   16x16 sudokus of A-P and '-', blank lines between
+  spoj1110  a count T, then T 16x16 sudokus
+  hust1017  exact cover: 'N M' then N rows 'c j1 ... jc', cases until the end
+  noip2009  target sudoku: 9 lines of 9 numbers (0 blank), the best score
+  poj1084   square destroyer: T, then per case n, and k missing sticks
+
+Exit status:
+  0  every case answered
+  1  some sudoku case has no solution (nothing printed for it)
+  2  bad input (nothing printed for the bad case), or usage";
+
+/// Arguments of `exactly contest`.
+#[derive(Debug, Args)]
+pub struct ContestArgs {
+    /// The contest problem (see the list below).
+    #[arg(value_name = "NAME", value_parser = parse_contest)]
+    pub name: exactly_puzzles::contest::Contest,
+
+    /// The judge's input; `-` or nothing reads standard input.
+    #[arg(value_name = "FILE", default_value = "-")]
+    pub file: PathBuf,
+}
+
+/// Parses a contest name.
+fn parse_contest(text: &str) -> Result<exactly_puzzles::contest::Contest, String> {
+    text.parse()
 }
 
 /// Parses a positive number of solutions.

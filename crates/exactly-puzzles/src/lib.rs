@@ -24,6 +24,9 @@
 //!
 //! Polyomino pieces and boards can be read from ASCII art: see
 //! [`polyomino`] for the format and [`polyomino::parse`] for the reader.
+//! [`contest`] reads and writes the formats of six contest problems (POJ
+//! 3074, POJ 3076, SPOJ SUDOKU, HUST 1017, NOIP 2009, POJ 1084) exactly as
+//! their judges give and expect them.
 //!
 //! ## Examples
 //!
@@ -63,6 +66,7 @@
 //! # Ok::<(), exactly_puzzles::Error>(())
 //! ```
 
+pub mod contest;
 pub mod langford;
 pub mod polyomino;
 pub mod queens;

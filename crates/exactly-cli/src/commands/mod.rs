@@ -1,5 +1,6 @@
 //! One module per subcommand, each with a `run` that returns how it ended.
 
+mod contest;
 mod count;
 mod cover;
 #[cfg(feature = "mpi")]
@@ -28,6 +29,7 @@ pub fn run(command: &Command) -> anyhow::Result<Status> {
         Command::Sudoku(args) => sudoku::run(args),
         Command::Cover(args) => cover::min_cover(args),
         Command::Squares(args) => squares::run(args),
+        Command::Contest(args) => contest::run(args),
         Command::Polyomino(args) => puzzles::polyomino(args),
         Command::Estimate(args) => scale::estimate(args),
         Command::Plan(args) => scale::plan(args),
