@@ -85,11 +85,12 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => return usage_error(&e),
     };
+    report::set_quiet(cli.quiet);
     match commands::run(&cli.command) {
         Ok(status) => status.into(),
         Err(e) if report::is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            report::message(&format!("{e:#}"));
+            report::error(&format!("{e:#}"));
             ExitCode::from(report::EXIT_ERROR)
         }
     }
@@ -112,13 +113,15 @@ fn usage_error(e: &clap::Error) -> ExitCode {
             ExitCode::from(report::EXIT_ERROR)
         }
         _ => {
-            report::message(&format!("{} (see 'exactly --help')", first_paragraph(e)));
+            report::error(&format!("{} (see 'exactly --help')", first_paragraph(e)));
             ExitCode::from(report::EXIT_ERROR)
         }
     }
 }
 
-/// The first paragraph of a clap error, on one line, without `error: `.
+/// The first paragraph of a clap error, on one line, without `error: `,
+/// followed by clap's suggestion when it has one (`tip: a similar
+/// subcommand exists: 'solve'`).
 fn first_paragraph(e: &clap::Error) -> String {
     let text = e.render().to_string();
     let lines: Vec<&str> = text
@@ -128,9 +131,19 @@ fn first_paragraph(e: &clap::Error) -> String {
         .map(str::trim)
         .collect();
     let joined = lines.join(" ");
-    match joined.strip_prefix("error: ") {
+    let first = match joined.strip_prefix("error: ") {
         Some(rest) => rest.to_string(),
         None if joined.is_empty() => "invalid arguments".to_string(),
         None => joined,
+    };
+    let tips: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with("tip: "))
+        .collect();
+    if tips.is_empty() {
+        first
+    } else {
+        format!("{first}; {}", tips.join("; "))
     }
 }

@@ -2,6 +2,7 @@
 
 mod count;
 mod cover;
+mod docs;
 #[cfg(feature = "mpi")]
 mod mpi;
 mod puzzles;
@@ -34,6 +35,8 @@ pub fn run(command: &Command) -> anyhow::Result<Status> {
         Command::Merge(args) => scale::merge(args),
         Command::Zdd(args) => zdd::write(args),
         Command::Sample(args) => zdd::sample(args),
+        Command::Completions(args) => docs::completions(args),
+        Command::Man(args) => docs::man(args),
     }
 }
 
