@@ -117,7 +117,7 @@ pub enum Command {
 
 /// Arguments of `exactly completions`.
 #[derive(Debug, Args)]
-#[command(after_long_help = example!("exactly completions bash > ~/.local/share/bash-completion/completions/exactly"))]
+#[command(after_long_help = example!("exactly completions bash > exactly.bash"))]
 pub struct CompletionsArgs {
     /// The shell.
     #[arg(value_enum)]

@@ -14,6 +14,7 @@
 //! exactly estimate FILE, plan FILE, merge RESULTS…         counting at scale
 //! exactly gen …, queens N, langford N, polyomino [FILE]    puzzles as exact cover
 //! exactly sudoku [FILE], squares N                         sudoku, square destroyer
+//! exactly completions SHELL, man [SUBCOMMAND]              shell completions, man pages
 //! ```
 //!
 //! `solve` and `count` share the search options `--limit N` (stop after N
@@ -22,7 +23,12 @@
 //! among equally constrained items) and `--trace` (every step of Algorithm X
 //! on stderr, indented by level). When a run lasts more than a second and
 //! stderr is a terminal, a progress bar shows nodes, solutions and Knuth's
-//! estimate of the fraction of the tree explored.
+//! estimate of the fraction of the tree explored. Knuth's run options:
+//! `--report-every SECS` (progress lines on stderr, terminal or not),
+//! `solve --every M` (every M-th solution), `--profile` (nodes at each
+//! level at the end) and `--trace-levels A..B`. `--stats-format json`
+//! prints the statistics as a JSON object; `-q, --quiet` leaves only the
+//! error that ends a run on stderr.
 //!
 //! ## Input format
 //!
@@ -36,7 +42,8 @@
 //!
 //! ## Output
 //!
-//! `count` prints the number of solutions alone on the first line of stdout.
+//! `count` prints the number of solutions alone on the first line of stdout
+//! (`--format json`: `{"solutions": N, "complete": true}`).
 //! `solve --format knuth` prints each chosen option as its input line, with
 //! solutions separated by a blank line; `--format json` prints one object per
 //! line, `{"solution": k, "options": [...], "indices": [...]}`; `--format

@@ -43,10 +43,14 @@ pub fn man(args: &ManArgs) -> anyhow::Result<Status> {
             sub.clone()
                 .display_name(format!("exactly-{name}"))
                 .bin_name(format!("exactly {name}"))
+                .version(env!("CARGO_PKG_VERSION"))
         }
     };
     let mut text = Vec::new();
-    clap_mangen::Man::new(page).render(&mut text)?;
+    clap_mangen::Man::new(page)
+        .source(format!("exactly {}", env!("CARGO_PKG_VERSION")))
+        .manual("exactly manual")
+        .render(&mut text)?;
     write_stdout(&text)
 }
 
