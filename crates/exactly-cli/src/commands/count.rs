@@ -19,6 +19,11 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
         return super::cover::count(args, &input);
     }
     if args.mpi {
+        if search::traced(&args.search) || args.search.report_every.is_some() {
+            anyhow::bail!(
+                "--trace, --trace-levels, --profile and --report-every need one plain search, not --mpi"
+            );
+        }
         #[cfg(feature = "mpi")]
         return super::mpi::count(args, &input.problem);
         #[cfg(not(feature = "mpi"))]

@@ -17,6 +17,11 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<Status> {
         return super::cover::solve(args, &input);
     }
     if args.mpi {
+        if search::traced(&args.search) || args.search.report_every.is_some() {
+            anyhow::bail!(
+                "--trace, --trace-levels, --profile and --report-every need one plain search, not --mpi"
+            );
+        }
         #[cfg(feature = "mpi")]
         return super::mpi::solve(args, &input);
         #[cfg(not(feature = "mpi"))]
