@@ -13,13 +13,36 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use crate::input::InputFormat;
 use crate::output::OutputFormat;
 
-/// The exit statuses, shown at the end of `--help`.
-pub const EXIT_CODES: &str = "\
+/// The exit statuses, as a literal (for `concat!` in the help texts).
+macro_rules! exit_codes {
+    () => {
+        "\
 Exit status:
   0  solutions found (solve), counted (count), or all solutions valid (verify)
   1  no solution, or (verify) some solution is invalid
   2  bad input or usage
-  3  stopped early by a budget (--timeout, --max-nodes; for count also --limit)";
+  3  stopped early by a budget (--timeout, --max-nodes; for count also --limit)"
+    };
+}
+
+/// The exit statuses, shown at the end of `-h`.
+pub const EXIT_CODES: &str = exit_codes!();
+
+/// The end of a subcommand's `--help`: the exit statuses, then an example
+/// that runs from the repository's root (tests/help.rs runs every one).
+macro_rules! long_help {
+    ($example:literal) => {
+        concat!(exit_codes!(), "\n\nExample:\n  $ ", $example)
+    };
+}
+
+/// The end of `--help` for a subcommand whose exit status is 0 or 2: an
+/// example that runs from the repository's root.
+macro_rules! example {
+    ($example:literal) => {
+        concat!("Example:\n  $ ", $example)
+    };
+}
 
 /// Exact cover, with secondary items and colors, by dancing links.
 #[derive(Debug, Parser)]
@@ -28,6 +51,13 @@ pub struct Cli {
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
+
+    /// Print nothing on stderr but the error that ends a run: no summary
+    /// (sudoku), warning, progress bar or "stopped early" note (the exit
+    /// status still tells). --stats, --profile, --trace and --report-every
+    /// print all the same.
+    #[arg(short, long, global = true)]
+    pub quiet: bool,
 }
 
 /// The subcommands.
@@ -83,6 +113,29 @@ pub enum Command {
     /// solutions.
     #[command(after_help = EXIT_CODES)]
     Sample(SampleArgs),
+    /// Write a shell completion script on stdout.
+    Completions(CompletionsArgs),
+    /// Write a man page (roff) on stdout: exactly(1), or a subcommand's.
+    Man(ManArgs),
+}
+
+/// Arguments of `exactly completions`.
+#[derive(Debug, Args)]
+#[command(after_long_help = example!("exactly completions bash > exactly.bash"))]
+pub struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+/// Arguments of `exactly man`.
+#[derive(Debug, Args)]
+#[command(after_long_help = example!("exactly man solve > exactly-solve.1"))]
+pub struct ManArgs {
+    /// A subcommand, for its own page (`exactly-solve(1)`); without one,
+    /// the page `exactly(1)`.
+    #[arg(value_name = "SUBCOMMAND")]
+    pub subcommand: Option<String>,
 }
 
 /// The budgets of a diagram build (`zdd`, `sample`, `count --zdd`).
@@ -103,7 +156,7 @@ pub struct ZddBudget {
 
     /// Print statistics (search nodes, memos, hits, diagram nodes, bytes,
     /// time) on stderr.
-    #[arg(long)]
+    #[arg(short, long)]
     pub stats: bool,
 }
 
@@ -121,12 +174,13 @@ pub enum ZddFormat {
 
 /// Arguments of `exactly zdd`.
 #[derive(Debug, Args)]
+#[command(after_long_help = long_help!("exactly zdd testdata/knuth-example.dlx"))]
 pub struct ZddArgs {
     #[command(flatten)]
     pub problem: ProblemArgs,
 
     /// Output format.
-    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = ZddFormat::Knuth)]
+    #[arg(short = 'o', long, value_enum, value_name = "FORMAT", default_value_t = ZddFormat::Knuth)]
     pub format: ZddFormat,
 
     #[command(flatten)]
@@ -135,6 +189,7 @@ pub struct ZddArgs {
 
 /// Arguments of `exactly sample`.
 #[derive(Debug, Args)]
+#[command(after_long_help = long_help!("exactly sample testdata/langford-11.dlx -n 3 --seed 7"))]
 pub struct SampleArgs {
     #[command(flatten)]
     pub problem: ProblemArgs,
@@ -153,20 +208,27 @@ pub struct SampleArgs {
     pub seed: u64,
 
     /// Output format.
-    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = OutputFormat::Knuth)]
+    #[arg(short = 'o', long, value_enum, value_name = "FORMAT", default_value_t = OutputFormat::Knuth)]
     pub format: OutputFormat,
 
     #[command(flatten)]
     pub budget: ZddBudget,
 }
 
-/// The exit statuses of `exactly sudoku`.
-pub const SUDOKU_EXIT_CODES: &str = "\
+/// The exit statuses of `exactly sudoku`, as a literal.
+macro_rules! sudoku_exit_codes {
+    () => {
+        "\
 Exit status:
   0  every puzzle has a solution (unique, multiple, or solved with --first)
   1  some puzzle has no solution
   2  some record is not a valid puzzle (bad text, clashing givens), or usage
-  3  some puzzle ran out of its --max-nodes or --timeout budget (unknown)";
+  3  some puzzle ran out of its --max-nodes or --timeout budget (unknown)"
+    };
+}
+
+/// The exit statuses of `exactly sudoku`.
+pub const SUDOKU_EXIT_CODES: &str = sudoku_exit_codes!();
 
 /// Output formats of `exactly sudoku`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -183,6 +245,7 @@ pub enum SudokuFormat {
 
 /// Arguments of `exactly sudoku`.
 #[derive(Debug, Args)]
+#[command(after_long_help = concat!(sudoku_exit_codes!(), "\n\nExample:\n  $ exactly sudoku -j 2 testdata/sudoku/9x9.txt"))]
 pub struct SudokuArgs {
     /// The puzzles; `-` or nothing reads standard input. One puzzle per
     /// line, grids of lines separated by blank lines, or whitespace
@@ -195,7 +258,7 @@ pub struct SudokuArgs {
 
     /// Output format; by default each record is answered in its own style
     /// (a line for a one-line puzzle, a grid for a grid).
-    #[arg(long, value_enum, value_name = "FORMAT")]
+    #[arg(short = 'o', long, value_enum, value_name = "FORMAT")]
     pub format: Option<SudokuFormat>,
 
     /// Count solutions up to N: 2 (the default) tells unique from multiple.
@@ -216,7 +279,7 @@ pub struct SudokuArgs {
     /// Worker threads (default: all cores); the output keeps the input
     /// order. At most 256, and no more than keep the solvers within 1 GiB
     /// (about 48 MiB a thread for 64x64 grids).
-    #[arg(long, value_name = "N", value_parser = parse_threads)]
+    #[arg(short = 'j', long, value_name = "N", value_parser = parse_threads)]
     pub threads: Option<usize>,
 
     /// A node budget for each puzzle: a puzzle whose search runs out of it
@@ -303,6 +366,7 @@ impl From<QueensOrder> for exactly_puzzles::queens::Order {
 
 /// Arguments of `exactly gen`.
 #[derive(Debug, Args)]
+#[command(after_long_help = example!("exactly gen langford 3"))]
 pub struct GenArgs {
     /// The puzzle to emit.
     #[command(subcommand)]
@@ -345,6 +409,7 @@ pub enum GenKind {
 
 /// Arguments of `exactly queens`.
 #[derive(Debug, Args)]
+#[command(after_long_help = long_help!("exactly queens 8 --count"))]
 pub struct QueensArgs {
     /// Board size (1 to 1000).
     #[arg(value_parser = parse_size, allow_negative_numbers = true)]
@@ -361,6 +426,7 @@ pub struct QueensArgs {
 
 /// Arguments of `exactly langford`.
 #[derive(Debug, Args)]
+#[command(after_long_help = long_help!("exactly langford 7 --count"))]
 pub struct LangfordArgs {
     /// The largest number (1 to 1000).
     #[arg(value_parser = parse_size, allow_negative_numbers = true)]
@@ -418,6 +484,7 @@ pub struct PolyominoSpec {
 
 /// Arguments of `exactly polyomino`.
 #[derive(Debug, Args)]
+#[command(after_long_help = long_help!("exactly polyomino --set pentominoes --board 3x20 --symbreak"))]
 pub struct PolyominoArgs {
     #[command(flatten)]
     pub spec: PolyominoSpec,
@@ -446,7 +513,7 @@ pub struct ProblemArgs {
 #[derive(Debug, Args)]
 pub struct SearchArgs {
     /// Stop after N solutions.
-    #[arg(long, value_name = "N", value_parser = parse_limit, allow_negative_numbers = true)]
+    #[arg(short = 'n', long, value_name = "N", value_parser = parse_limit, allow_negative_numbers = true)]
     pub limit: Option<u64>,
 
     /// Stop after SECS seconds (a positive decimal number; values past
@@ -459,8 +526,13 @@ pub struct SearchArgs {
     pub max_nodes: Option<u64>,
 
     /// Print statistics (nodes, updates, solutions, max depth, time) on stderr.
-    #[arg(long)]
+    #[arg(short, long)]
     pub stats: bool,
+
+    /// How --stats prints: `text` lines, or one `json` object on a line
+    /// (implies --stats).
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = StatsFormat::Text)]
+    pub stats_format: StatsFormat,
 
     /// Break ties between equally constrained items at random, from seed S.
     #[arg(long, value_name = "S", value_parser = parse_seed, allow_negative_numbers = true)]
@@ -470,10 +542,70 @@ pub struct SearchArgs {
     #[arg(long)]
     pub trace: bool,
 
+    /// Trace only the steps at levels A to B, both included (`3..5`, `2..`,
+    /// `..4`); implies --trace.
+    #[arg(long, value_name = "A..B", value_parser = parse_levels)]
+    pub trace_levels: Option<Levels>,
+
+    /// Print a progress line on stderr every SECS seconds, terminal or not:
+    /// elapsed time, nodes, solutions, estimated fraction done. Runs one
+    /// plain search (as --trace does), not a split one.
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds, allow_negative_numbers = true)]
+    pub report_every: Option<Duration>,
+
+    /// At the end, print the nodes at each level of the search tree on
+    /// stderr, as Knuth's programs do (counted from trace events: slower,
+    /// and one plain search).
+    #[arg(long)]
+    pub profile: bool,
+
     /// Search representation: dancing links, dancing cells, bitsets, or
     /// chosen by the problem's shape. All explore the same tree.
     #[arg(long, value_enum, value_name = "ENGINE", default_value_t = EngineArg::Auto)]
     pub engine: EngineArg,
+}
+
+/// The `--stats-format` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum StatsFormat {
+    /// `name: value` lines.
+    Text,
+    /// One JSON object on a line.
+    Json,
+}
+
+/// The levels of `--trace-levels`, both included.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Levels {
+    /// The first level traced.
+    pub first: u32,
+    /// The last level traced.
+    pub last: u32,
+}
+
+impl Levels {
+    /// Whether `level` is traced.
+    pub fn contains(self, level: u32) -> bool {
+        (self.first..=self.last).contains(&level)
+    }
+}
+
+/// Parses `A..B`, `A..` or `..B` (levels from 0, both ends included).
+fn parse_levels(text: &str) -> Result<Levels, String> {
+    let bad = || format!("expected levels A..B (such as 2..5, 3.. or ..4), found '{text}'");
+    let (a, b) = text.trim().split_once("..").ok_or_else(bad)?;
+    let level = |t: &str, default: u32| -> Result<u32, String> {
+        if t.is_empty() {
+            Ok(default)
+        } else {
+            t.parse::<u32>().map_err(|_| bad())
+        }
+    };
+    let (first, last) = (level(a, 0)?, level(b, u32::MAX)?);
+    if first > last {
+        return Err(format!("levels {text}: the first is past the last"));
+    }
+    Ok(Levels { first, last })
 }
 
 /// The `--engine` values.
@@ -509,12 +641,13 @@ impl From<EngineArg> for exactly::Engine {
 
 /// Arguments of `exactly solve`.
 #[derive(Debug, Args)]
+#[command(after_long_help = long_help!("exactly solve testdata/knuth-example.dlx"))]
 pub struct SolveArgs {
     #[command(flatten)]
     pub problem: ProblemArgs,
 
     /// Output format.
-    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = OutputFormat::Knuth)]
+    #[arg(short = 'o', long, value_enum, value_name = "FORMAT", default_value_t = OutputFormat::Knuth)]
     pub format: OutputFormat,
 
     /// Print one cheapest solution (option costs are the `|n` tokens), by
@@ -534,17 +667,34 @@ pub struct SolveArgs {
     /// there are subproblems). With more, solutions stream out as the
     /// threads find them, in no fixed order (the set never changes).
     /// --limit, --max-nodes and --trace run one plain search instead.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub threads: Option<u64>,
 
     /// Solve under `mpirun`: rank 0 hands out subproblems and prints every
     /// solution the other ranks send (needs a build with the `mpi` feature).
-    #[arg(long, conflicts_with = "threads")]
+    #[arg(long, conflicts_with = "threads", hide = cfg!(not(feature = "mpi")))]
     pub mpi: bool,
+
+    /// Print only every M-th solution (the M-th, the 2M-th, ...), as Knuth's
+    /// programs do with their spacing option; JSON keeps each solution's
+    /// number.
+    #[arg(long, value_name = "M", default_value_t = 1, value_parser = parse_limit, conflicts_with_all = ["mpi", "min_cost", "best"])]
+    pub every: u64,
+}
+
+/// How `exactly count`, `estimate` and `merge` print their result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ResultFormat {
+    /// Plain text: the number alone on the first line (`estimate`:
+    /// `name: value` lines).
+    Text,
+    /// One JSON object on a line.
+    Json,
 }
 
 /// Arguments of `exactly count`.
 #[derive(Debug, Args)]
+#[command(after_long_help = long_help!("exactly count -j 2 testdata/langford-11.dlx"))]
 pub struct CountArgs {
     #[command(flatten)]
     pub problem: ProblemArgs,
@@ -552,11 +702,17 @@ pub struct CountArgs {
     #[command(flatten)]
     pub search: SearchArgs,
 
+    /// Output format: the count alone on a line, or one JSON object
+    /// `{"solutions": N, "complete": true}` (`complete` is false when a
+    /// budget stopped the search, so that N is a lower bound).
+    #[arg(short = 'o', long, value_enum, value_name = "FORMAT", default_value_t = ResultFormat::Text, conflicts_with_all = ["plan", "mpi"])]
+    pub format: ResultFormat,
+
     /// Worker threads (default: every core; at most 1024 start, and no
     /// more than there are subproblems). The tree is split into at
     /// least 64 subproblems per thread; counts never depend on N. --limit,
     /// --max-nodes and --trace run one plain search instead.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub threads: Option<u64>,
 
     /// Record each finished subproblem in FILE and skip those already
@@ -570,7 +726,7 @@ pub struct CountArgs {
 
     /// Count under `mpirun`: rank 0 hands subproblems to the other ranks and
     /// prints the total (needs a build with the `mpi` feature).
-    #[arg(long, conflicts_with_all = ["plan", "checkpoint"])]
+    #[arg(long, conflicts_with_all = ["plan", "checkpoint"], hide = cfg!(not(feature = "mpi")))]
     pub mpi: bool,
 
     /// Count through the diagram of all solutions (a memoised search, see
@@ -614,9 +770,16 @@ fn parse_shard(text: &str) -> Result<Shard, String> {
 
 /// Arguments of `exactly estimate`.
 #[derive(Debug, Args)]
+#[command(after_long_help = long_help!("exactly estimate testdata/queens-13.dlx --probes 100"))]
 pub struct EstimateArgs {
     #[command(flatten)]
     pub problem: ProblemArgs,
+
+    /// Output format: `name: value` lines, or one JSON object with `nodes`
+    /// and `solutions` (each `mean`, `low`, `high`; no range after one
+    /// probe), `probes` and `complete`.
+    #[arg(short = 'o', long, value_enum, value_name = "FORMAT", default_value_t = ResultFormat::Text)]
+    pub format: ResultFormat,
 
     /// Number of random probes (at least 1; with 1 the range is unknown).
     #[arg(long, value_name = "N", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
@@ -639,6 +802,7 @@ pub struct EstimateArgs {
 
 /// Arguments of `exactly plan`.
 #[derive(Debug, Args)]
+#[command(after_long_help = example!("exactly plan testdata/langford-11.dlx --cubes 16"))]
 pub struct PlanArgs {
     #[command(flatten)]
     pub problem: ProblemArgs,
@@ -657,14 +821,21 @@ pub struct PlanArgs {
 
 /// Arguments of `exactly merge`.
 #[derive(Debug, Args)]
+#[command(after_long_help = long_help!("exactly plan testdata/langford-11.dlx --cubes 16 > l11.plan && exactly count --plan l11.plan --shard 0/1 testdata/langford-11.dlx > l11.0 && exactly merge l11.0"))]
 pub struct MergeArgs {
     /// Result files written by `count --plan PLAN --shard i/N`.
     #[arg(value_name = "RESULTS", required = true)]
     pub results: Vec<PathBuf>,
+
+    /// Output format: the total alone on a line, or one JSON object
+    /// `{"solutions": N, "results": FILES}`.
+    #[arg(short = 'o', long, value_enum, value_name = "FORMAT", default_value_t = ResultFormat::Text)]
+    pub format: ResultFormat,
 }
 
 /// Arguments of `exactly verify`.
 #[derive(Debug, Args)]
+#[command(after_long_help = long_help!("exactly solve testdata/knuth-example.dlx | exactly verify testdata/knuth-example.dlx -"))]
 pub struct VerifyArgs {
     /// The problem file (`-` reads standard input).
     #[arg(value_name = "PROBLEM")]
@@ -682,6 +853,7 @@ pub struct VerifyArgs {
 
 /// Arguments of `exactly cover`.
 #[derive(Debug, Args)]
+#[command(after_long_help = long_help!("exactly cover --min testdata/knuth-example.dlx"))]
 pub struct CoverArgs {
     #[command(flatten)]
     pub problem: ProblemArgs,
@@ -697,7 +869,7 @@ pub struct CoverArgs {
     /// Output format: the minimum on the first line, then the options
     /// (knuth), or one JSON object with `cost` and `options`, or the
     /// 0-based option indices on the second line.
-    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = OutputFormat::Knuth)]
+    #[arg(short = 'o', long, value_enum, value_name = "FORMAT", default_value_t = OutputFormat::Knuth)]
     pub format: OutputFormat,
 
     #[command(flatten)]
@@ -706,6 +878,7 @@ pub struct CoverArgs {
 
 /// Arguments of `exactly squares`.
 #[derive(Debug, Args)]
+#[command(after_long_help = example!("exactly squares 3"))]
 pub struct SquaresArgs {
     /// Grid size (squares per side), 1 to 10.
     #[arg(value_parser = parse_size, allow_negative_numbers = true)]
@@ -718,7 +891,7 @@ pub struct SquaresArgs {
     pub removed: Vec<usize>,
 
     /// Print statistics (nodes, IDA* iterations, time) on stderr.
-    #[arg(long)]
+    #[arg(short, long)]
     pub stats: bool,
 
     /// Search without the IDA* estimate (plain iterative deepening), to
@@ -863,6 +1036,24 @@ mod tests {
     #[test]
     fn arguments_are_consistent() {
         Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn levels() {
+        assert_eq!(parse_levels("2..5"), Ok(Levels { first: 2, last: 5 }));
+        assert_eq!(
+            parse_levels("3.."),
+            Ok(Levels {
+                first: 3,
+                last: u32::MAX
+            })
+        );
+        assert_eq!(parse_levels("..4"), Ok(Levels { first: 0, last: 4 }));
+        assert!(parse_levels("5..2").is_err());
+        assert!(parse_levels("5").is_err());
+        assert!(parse_levels("a..b").is_err());
+        assert!(Levels { first: 2, last: 3 }.contains(3));
+        assert!(!Levels { first: 2, last: 3 }.contains(4));
     }
 
     #[test]

@@ -14,7 +14,8 @@
 //! exactly estimate FILE, plan FILE, merge RESULTS…         counting at scale
 //! exactly gen …, queens N, langford N, polyomino [FILE]    puzzles as exact cover
 //! exactly sudoku [FILE], squares N                         sudoku, square destroyer
-//! exactly contest NAME [FILE]                            a contest problem, as its judge asks
+//! exactly contest NAME [FILE]                             a contest problem, as its judge asks
+//! exactly completions SHELL, man [SUBCOMMAND]              shell completions, man pages
 //! ```
 //!
 //! `solve` and `count` share the search options `--limit N` (stop after N
@@ -23,7 +24,12 @@
 //! among equally constrained items) and `--trace` (every step of Algorithm X
 //! on stderr, indented by level). When a run lasts more than a second and
 //! stderr is a terminal, a progress bar shows nodes, solutions and Knuth's
-//! estimate of the fraction of the tree explored.
+//! estimate of the fraction of the tree explored. Knuth's run options:
+//! `--report-every SECS` (progress lines on stderr, terminal or not),
+//! `solve --every M` (every M-th solution), `--profile` (nodes at each
+//! level at the end) and `--trace-levels A..B`. `--stats-format json`
+//! prints the statistics as a JSON object; `-q, --quiet` leaves only the
+//! error that ends a run on stderr.
 //!
 //! ## Input format
 //!
@@ -37,7 +43,8 @@
 //!
 //! ## Output
 //!
-//! `count` prints the number of solutions alone on the first line of stdout.
+//! `count` prints the number of solutions alone on the first line of stdout
+//! (`--format json`: `{"solutions": N, "complete": true}`).
 //! `solve --format knuth` prints each chosen option as its input line, with
 //! solutions separated by a blank line; `--format json` prints one object per
 //! line, `{"solution": k, "options": [...], "indices": [...]}`; `--format
@@ -86,11 +93,12 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => return usage_error(&e),
     };
+    report::set_quiet(cli.quiet);
     match commands::run(&cli.command) {
         Ok(status) => status.into(),
         Err(e) if report::is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            report::message(&format!("{e:#}"));
+            report::error(&format!("{e:#}"));
             ExitCode::from(report::EXIT_ERROR)
         }
     }
@@ -113,13 +121,15 @@ fn usage_error(e: &clap::Error) -> ExitCode {
             ExitCode::from(report::EXIT_ERROR)
         }
         _ => {
-            report::message(&format!("{} (see 'exactly --help')", first_paragraph(e)));
+            report::error(&format!("{} (see 'exactly --help')", first_paragraph(e)));
             ExitCode::from(report::EXIT_ERROR)
         }
     }
 }
 
-/// The first paragraph of a clap error, on one line, without `error: `.
+/// The first paragraph of a clap error, on one line, without `error: `,
+/// followed by clap's suggestion when it has one (`tip: a similar
+/// subcommand exists: 'solve'`).
 fn first_paragraph(e: &clap::Error) -> String {
     let text = e.render().to_string();
     let lines: Vec<&str> = text
@@ -129,9 +139,19 @@ fn first_paragraph(e: &clap::Error) -> String {
         .map(str::trim)
         .collect();
     let joined = lines.join(" ");
-    match joined.strip_prefix("error: ") {
+    let first = match joined.strip_prefix("error: ") {
         Some(rest) => rest.to_string(),
         None if joined.is_empty() => "invalid arguments".to_string(),
         None => joined,
+    };
+    let tips: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with("tip: "))
+        .collect();
+    if tips.is_empty() {
+        first
+    } else {
+        format!("{first}; {}", tips.join("; "))
     }
 }

@@ -10,6 +10,12 @@
 //! - `indices`: one line per solution, the option indices separated by
 //!   blanks (an empty line for the empty solution).
 //!
+//! `solve --every M` prints only the M-th, 2M-th, ... solutions (JSON
+//! records keep the number of each solution among all found).
+//!
+//! Counts (`count`, `merge`) print as the number alone on a line, or with
+//! `--format json` as `{"solutions": N, "complete": C}`.
+//!
 //! Indices count the option records of the input from 0 in file order (DLX
 //! option lines, or matrix rows) for both input formats; an option dropped
 //! for lacking a primary item keeps its number. Within a solution, options
@@ -24,6 +30,7 @@ use exactly::{Outcome, Solution};
 use indicatif::ProgressBar;
 use serde::Serialize;
 
+use crate::cli::ResultFormat;
 use crate::input::Input;
 
 /// The line that stands for a solution choosing no option in the `knuth`
@@ -54,7 +61,12 @@ pub struct Printer<'a, W: Write> {
     out: W,
     format: OutputFormat,
     input: &'a Input,
+    /// Solutions seen, printed or not.
+    seen: u128,
+    /// Solutions printed.
     printed: u128,
+    /// Print only every `every`-th solution (`solve --every`).
+    every: u128,
     /// Flush after every solution, with the progress bar out of the way (for
     /// a terminal on standard output).
     flush_each: Option<ProgressBar>,
@@ -74,15 +86,28 @@ impl<'a, W: Write> Printer<'a, W> {
             out,
             format,
             input,
+            seen: 0,
             printed: 0,
+            every: 1,
             flush_each,
             line: String::new(),
         }
     }
 
-    /// Prints one solution.
+    /// Prints only the `every`-th solutions (the `every`-th, the
+    /// 2·`every`-th, ...); JSON records keep each solution's number.
+    pub fn every(mut self, every: u64) -> Self {
+        self.every = u128::from(every.max(1));
+        self
+    }
+
+    /// Prints one solution (or, with [`Printer::every`], counts it).
     pub fn solution(&mut self, solution: &Solution) -> io::Result<()> {
         let problem = &self.input.problem;
+        self.seen += 1;
+        if self.seen % self.every != 0 {
+            return Ok(());
+        }
         self.printed += 1;
         self.line.clear();
         match self.format {
@@ -101,7 +126,7 @@ impl<'a, W: Write> Printer<'a, W> {
             }
             OutputFormat::Json => {
                 let record = JsonSolution {
-                    solution: self.printed,
+                    solution: self.seen,
                     options: solution
                         .options()
                         .iter()
@@ -148,18 +173,20 @@ fn indices<'s>(positions: &'s [usize], solution: &'s Solution) -> impl Iterator<
         .map(|&o| positions.get(o.index()).copied().unwrap_or(o.index()))
 }
 
-/// Runs `search`, printing each solution it visits on standard output in
-/// `format`; a failed write stops the search and is the error returned
-/// (with the progress `bar` cleared).
+/// Runs `search`, printing each solution it visits (or every `every`-th)
+/// on standard output in `format`; a failed write stops the search and is
+/// the error returned (with the progress `bar` cleared).
 pub fn print_search(
     input: &Input,
     format: OutputFormat,
+    every: u64,
     bar: &ProgressBar,
     search: impl FnOnce(&mut dyn FnMut(&Solution) -> ControlFlow<()>) -> Outcome,
 ) -> anyhow::Result<Outcome> {
     let stdout = io::stdout();
     let flush_each = stdout.is_terminal().then(|| bar.clone());
-    let mut printer = Printer::new(BufWriter::new(stdout.lock()), format, input, flush_each);
+    let mut printer =
+        Printer::new(BufWriter::new(stdout.lock()), format, input, flush_each).every(every);
     let mut failed = None;
     let outcome = search(&mut |solution| match printer.solution(solution) {
         Ok(()) => ControlFlow::Continue(()),
@@ -174,4 +201,24 @@ pub fn print_search(
         return Err(e).context("cannot write to standard output");
     }
     Ok(outcome)
+}
+
+/// Prints the result of a count on standard output: the number alone on a
+/// line, or `{"solutions": N, "complete": C}` with C false when a budget
+/// stopped the search (N is then a lower bound).
+pub fn print_count(
+    format: ResultFormat,
+    solutions: &dyn std::fmt::Display,
+    complete: bool,
+) -> anyhow::Result<()> {
+    let mut out = io::stdout().lock();
+    match format {
+        ResultFormat::Text => writeln!(out, "{solutions}"),
+        // A count prints as its decimal digits: a JSON number of any size.
+        ResultFormat::Json => {
+            writeln!(out, "{{\"solutions\":{solutions},\"complete\":{complete}}}")
+        }
+    }
+    .and_then(|()| out.flush())
+    .context("cannot write to standard output")
 }

@@ -5,6 +5,20 @@
 
 use std::io::{self, Write};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Set by `--quiet`: [`message`] then writes nothing.
+static QUIET: AtomicBool = AtomicBool::new(false);
+
+/// Silences [`message`] (`--quiet`); [`error`] and [`line`] still write.
+pub fn set_quiet(quiet: bool) {
+    QUIET.store(quiet, Ordering::Relaxed);
+}
+
+/// Whether `--quiet` was given.
+pub fn quiet() -> bool {
+    QUIET.load(Ordering::Relaxed)
+}
 
 /// How a command ended, when it ended without an error.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,10 +65,19 @@ pub fn line(text: &str) {
     let _ = err.write_all(b"\n");
 }
 
-/// Writes `exactly: text` to stderr. Control characters other than line
-/// ends are written as escapes (`\u{1b}`), so that no message sends bytes
-/// from the input raw to a terminal.
+/// Writes `exactly: text` to stderr, unless `--quiet`: warnings, summaries
+/// and notes. Control characters other than line ends are written as
+/// escapes (`\u{1b}`), so that no message sends bytes from the input raw to
+/// a terminal.
 pub fn message(text: &str) {
+    if !quiet() {
+        error(text);
+    }
+}
+
+/// Writes `exactly: text` to stderr, even under `--quiet`: the error that
+/// ends a run. Control characters are escaped as in [`message`].
+pub fn error(text: &str) {
     let mut shown = String::with_capacity(text.len() + 9);
     shown.push_str("exactly: ");
     for l in text.split_inclusive('\n') {

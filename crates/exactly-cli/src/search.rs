@@ -1,13 +1,15 @@
 //! Setting a solver up from the shared search options (budgets, seed, trace,
-//! progress bar) and reporting how the search ended.
+//! progress bar, progress lines, level profile) and reporting how the search
+//! ended.
 
 use std::io::IsTerminal;
+use std::sync::Mutex;
 use std::time::Duration;
 
-use exactly::{Engine, Limits, Outcome, Problem, Progress, Solver, Stats, StopReason};
+use exactly::{Engine, Limits, Outcome, Problem, Progress, Solver, Stats, StopReason, TraceEvent};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::cli::SearchArgs;
+use crate::cli::{SearchArgs, StatsFormat};
 use crate::report;
 use exactly::trace::Tracer;
 
@@ -20,9 +22,21 @@ pub(crate) const BAR_DELAY: Duration = Duration::from_secs(1);
 /// How often the solver reports progress.
 const PROGRESS_INTERVAL: Duration = Duration::from_millis(100);
 
-/// A solver for `problem` with the budgets, seed and trace of `args`, and a
-/// progress bar (hidden until the run has lasted a second, and only when
-/// stderr is a terminal and no trace is printed).
+/// Nodes at each level of the search tree, counted from trace events for
+/// `--profile` and printed by [`finish`]. A process runs one such search.
+static PROFILE: Mutex<Vec<u64>> = Mutex::new(Vec::new());
+
+/// Whether the options ask for trace events (`--trace`, `--trace-levels`,
+/// `--profile`): the search then runs on one thread, calling back at every
+/// step.
+pub fn traced(args: &SearchArgs) -> bool {
+    args.trace || args.trace_levels.is_some() || args.profile
+}
+
+/// A solver for `problem` with the budgets, seed and trace of `args`,
+/// progress lines every `--report-every` seconds, and otherwise a progress
+/// bar (hidden until the run has lasted a second, and only when stderr is a
+/// terminal, no trace is printed and `--quiet` is not given).
 pub fn solver<'p>(
     problem: &'p Problem<String>,
     args: &SearchArgs,
@@ -34,18 +48,81 @@ pub fn solver<'p>(
     if let Some(seed) = args.seed {
         solver = solver.seed(seed);
     }
-    if args.trace {
+    if traced(args) {
+        let print = args.trace || args.trace_levels.is_some();
+        let levels = args.trace_levels;
+        let profile = args.profile;
         let mut tracer = Tracer::new(problem);
+        if let Ok(mut counts) = PROFILE.lock() {
+            counts.clear();
+            counts.push(1);
+        }
         solver = solver.on_trace(move |event| {
-            if let Some(line) = tracer.line(event) {
-                report::line(&line);
+            if profile {
+                if let TraceEvent::Try { level, .. } = *event {
+                    // Trying an option at level L enters a node at L + 1;
+                    // the root is the one node at level 0.
+                    count_node(level as usize + 1);
+                }
+            }
+            if print {
+                // The tracer sees every event (it numbers the solutions);
+                // only the lines of the chosen levels are printed.
+                if let Some(line) = tracer.line(event) {
+                    let shown = match (levels, event_level(event)) {
+                        (Some(l), Some(level)) => l.contains(level),
+                        _ => true,
+                    };
+                    if shown {
+                        report::line(&line);
+                    }
+                }
             }
         });
-    } else if std::io::stderr().is_terminal() {
+    }
+    if let Some(every) = args.report_every {
+        solver = solver.on_progress(every, |p| report::line(&progress_line(p)));
+    } else if !traced(args) && !report::quiet() && std::io::stderr().is_terminal() {
         let bar = bar.clone();
         solver = solver.on_progress(PROGRESS_INTERVAL, move |p| show_progress(&bar, p));
     }
     solver
+}
+
+/// Adds a node at `level` to the profile.
+fn count_node(level: usize) {
+    if let Ok(mut counts) = PROFILE.lock() {
+        if counts.len() <= level {
+            counts.resize(level + 1, 0);
+        }
+        counts[level] += 1;
+    }
+}
+
+/// The level of a trace event (none for kinds of event this code does not
+/// know, which are then always printed).
+fn event_level(event: &TraceEvent) -> Option<u32> {
+    match *event {
+        TraceEvent::Choose { level, .. }
+        | TraceEvent::Try { level, .. }
+        | TraceEvent::Solution { level }
+        | TraceEvent::Backtrack { level } => Some(level),
+        _ => None,
+    }
+}
+
+/// One `--report-every` line: `progress: 2.000 s, 1234 nodes, 5 solutions,
+/// 12.50% done (estimated), level 7`.
+pub fn progress_line(p: &Progress) -> String {
+    let plural = if p.solutions == 1 { "" } else { "s" };
+    format!(
+        "progress: {:.3} s, {} nodes, {} solution{plural}, {:.2}% done (estimated), level {}",
+        p.elapsed.as_secs_f64(),
+        p.nodes,
+        p.solutions,
+        100.0 * p.fraction.clamp(0.0, 1.0),
+        p.depth
+    )
 }
 
 /// The budgets of `args` (`--limit`, `--timeout`, `--max-nodes`).
@@ -128,23 +205,78 @@ pub fn finish_named(
         }
         _ => false,
     };
-    if args.stats {
-        print_stats(stats, engine);
+    if args.stats || args.stats_format == StatsFormat::Json {
+        print_stats(stats, engine, args.stats_format);
+    }
+    if args.profile {
+        print_profile(args.stats_format);
     }
     stopped
 }
 
+/// Prints the nodes at each level, as Knuth's programs do at the end of a
+/// run: `Profile:`, then `level: nodes` lines (or a JSON object with the
+/// array `profile`, with `--stats-format json`).
+fn print_profile(format: StatsFormat) {
+    let counts = PROFILE.lock().map(|c| c.clone()).unwrap_or_default();
+    match format {
+        StatsFormat::Json => {
+            report::line(&serde_json::json!({ "profile": counts }).to_string());
+        }
+        StatsFormat::Text => {
+            report::line("Profile:");
+            for (level, n) in counts.iter().enumerate() {
+                report::line(&format!("{level:3}: {n:>12}"));
+            }
+        }
+    }
+}
+
 /// Rejects the options that only the exact-cover solver has.
 pub fn check_multi_args(args: &SearchArgs) -> anyhow::Result<()> {
-    if args.trace || args.seed.is_some() || args.engine != crate::cli::EngineArg::Auto {
+    if traced(args)
+        || args.report_every.is_some()
+        || args.seed.is_some()
+        || args.engine != crate::cli::EngineArg::Auto
+    {
         anyhow::bail!(
-            "--trace, --seed and --engine apply to exact covers only, not to problems with multiplicities, costs or minimum covers"
+            "--trace, --trace-levels, --profile, --report-every, --seed and --engine apply to exact covers only, not to problems with multiplicities, costs or minimum covers"
         );
     }
     Ok(())
 }
 
-fn print_stats(stats: &Stats, engine: &str) {
+/// `--stats-format json`: the statistics as one object.
+#[derive(serde::Serialize)]
+struct JsonStats<'a> {
+    engine: &'a str,
+    nodes: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    updates: Option<u64>,
+    solutions: u128,
+    max_depth: u32,
+    seconds: f64,
+}
+
+fn print_stats(stats: &Stats, engine: &str, format: StatsFormat) {
+    if format == StatsFormat::Json {
+        // Bitsets and item masks count no link updates: the field is left
+        // out for them.
+        let counts_updates = engine != "bits" && engine != "masks";
+        let object = JsonStats {
+            engine,
+            nodes: stats.nodes,
+            updates: counts_updates.then_some(stats.updates),
+            solutions: stats.solutions,
+            max_depth: stats.max_depth,
+            seconds: stats.elapsed.as_secs_f64(),
+        };
+        // Serializing plain numbers and strings cannot fail.
+        if let Ok(json) = serde_json::to_string(&object) {
+            report::line(&json);
+        }
+        return;
+    }
     report::line(&format!("engine: {engine}"));
     report::line(&format!("nodes: {}", stats.nodes));
     if engine != "bits" && engine != "masks" {

@@ -510,7 +510,7 @@ impl Puzzle {
         for p in &self.pieces {
             let d = excess(&mut p.cells.iter().copied());
             if d > 0 {
-                differences.extend(std::iter::repeat(d).take(p.count));
+                differences.extend(std::iter::repeat_n(d, p.count));
             }
         }
         let total: usize = differences.iter().sum();

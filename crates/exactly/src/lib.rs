@@ -78,6 +78,9 @@ pub use solver::{
 };
 pub use verify::{verify, VerifyError};
 
-#[doc = include_str!("../../../README.md")]
+/// The crate's README (`crates/exactly/README.md`), whose example runs as a
+/// doctest; `tests/readme.rs` checks that the repository's README shows the
+/// same example.
+#[doc = include_str!("../README.md")]
 #[cfg(doctest)]
 pub struct ReadmeDoctests;

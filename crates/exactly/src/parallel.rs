@@ -38,7 +38,11 @@ pub struct Split {
 /// `max_depth`).
 ///
 /// ```
-/// let p = exactly::format::parse_dlx(&std::fs::read_to_string("../../testdata/langford-11.dlx")?)?;
+/// # let n = 11; // Langford pairs 1..11 (35,584 solutions), built as `exactly gen langford 11`
+/// # let mut text: String = (1..=n).map(|k| format!("d{k} ")).chain((1..=2 * n).map(|i| format!("p{i} "))).collect();
+/// # text.push('\n');
+/// # for k in 1..=n { for i in 1..2 * n - k { text += &format!("d{k} p{i} p{}\n", i + k + 1); } }
+/// let p = exactly::format::parse_dlx(&text)?; // Langford pairs 1..11
 /// let split = exactly::parallel::split(&p, exactly::Engine::Auto, 100, 8);
 /// assert!(split.subproblems.len() >= 100);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -104,7 +108,11 @@ fn cut<L>(
 /// `depth`. Resuming a checkpoint rebuilds its split this way.
 ///
 /// ```
-/// let p = exactly::format::parse_dlx(&std::fs::read_to_string("../../testdata/langford-11.dlx")?)?;
+/// # let n = 11; // Langford pairs 1..11 (35,584 solutions), built as `exactly gen langford 11`
+/// # let mut text: String = (1..=n).map(|k| format!("d{k} ")).chain((1..=2 * n).map(|i| format!("p{i} "))).collect();
+/// # text.push('\n');
+/// # for k in 1..=n { for i in 1..2 * n - k { text += &format!("d{k} p{i} p{}\n", i + k + 1); } }
+/// let p = exactly::format::parse_dlx(&text)?; // Langford pairs 1..11
 /// let split = exactly::parallel::split(&p, exactly::Engine::Auto, 100, 8);
 /// assert_eq!(exactly::parallel::split_at(&p, exactly::Engine::Auto, split.depth), split);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -133,7 +141,11 @@ pub fn split_at<L>(problem: &Problem<L>, engine: Engine, depth: usize) -> Split 
 /// damaged split costs no more than a true one.
 ///
 /// ```
-/// let p = exactly::format::parse_dlx(&std::fs::read_to_string("../../testdata/langford-11.dlx")?)?;
+/// # let n = 11; // Langford pairs 1..11 (35,584 solutions), built as `exactly gen langford 11`
+/// # let mut text: String = (1..=n).map(|k| format!("d{k} ")).chain((1..=2 * n).map(|i| format!("p{i} "))).collect();
+/// # text.push('\n');
+/// # for k in 1..=n { for i in 1..2 * n - k { text += &format!("d{k} p{i} p{}\n", i + k + 1); } }
+/// let p = exactly::format::parse_dlx(&text)?; // Langford pairs 1..11
 /// let mut split = exactly::parallel::split(&p, exactly::Engine::Auto, 100, 8);
 /// assert_eq!(exactly::parallel::check_split(&p, &split), Ok(()));
 /// split.subproblems.swap(0, 1);
@@ -238,7 +250,11 @@ pub struct Estimate {
 /// errors give a rough confidence range (mean ± 2 errors).
 ///
 /// ```
-/// let p = exactly::format::parse_dlx(&std::fs::read_to_string("../../testdata/langford-11.dlx")?)?;
+/// # let n = 11; // Langford pairs 1..11 (35,584 solutions), built as `exactly gen langford 11`
+/// # let mut text: String = (1..=n).map(|k| format!("d{k} ")).chain((1..=2 * n).map(|i| format!("p{i} "))).collect();
+/// # text.push('\n');
+/// # for k in 1..=n { for i in 1..2 * n - k { text += &format!("d{k} p{i} p{}\n", i + k + 1); } }
+/// let p = exactly::format::parse_dlx(&text)?; // Langford pairs 1..11
 /// let e = exactly::parallel::estimate(&p, &[], 2000, 1)?;
 /// assert!(e.solutions > 0.0);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -271,7 +287,11 @@ pub fn estimate_with<L>(
 ///
 /// ```
 /// use exactly::{Limits, Outcome, StopReason, Solver};
-/// let p = exactly::format::parse_dlx(&std::fs::read_to_string("../../testdata/langford-11.dlx")?)?;
+/// # let n = 11; // Langford pairs 1..11 (35,584 solutions), built as `exactly gen langford 11`
+/// # let mut text: String = (1..=n).map(|k| format!("d{k} ")).chain((1..=2 * n).map(|i| format!("p{i} "))).collect();
+/// # text.push('\n');
+/// # for k in 1..=n { for i in 1..2 * n - k { text += &format!("d{k} p{i} p{}\n", i + k + 1); } }
+/// let p = exactly::format::parse_dlx(&text)?; // Langford pairs 1..11
 /// let mut solver = Solver::new(&p);
 /// let (e, outcome) = exactly::parallel::estimate_within(&mut solver, &[], 1000, 1, &Limits::default().max_nodes(50))?;
 /// assert_eq!(outcome, Outcome::Stopped(StopReason::NodeLimit));
@@ -451,7 +471,11 @@ pub struct BadPrefix {
 /// with [`count_split`].
 ///
 /// ```
-/// let p = exactly::format::parse_dlx(&std::fs::read_to_string("../../testdata/langford-11.dlx")?)?;
+/// # let n = 11; // Langford pairs 1..11 (35,584 solutions), built as `exactly gen langford 11`
+/// # let mut text: String = (1..=n).map(|k| format!("d{k} ")).chain((1..=2 * n).map(|i| format!("p{i} "))).collect();
+/// # text.push('\n');
+/// # for k in 1..=n { for i in 1..2 * n - k { text += &format!("d{k} p{i} p{}\n", i + k + 1); } }
+/// let p = exactly::format::parse_dlx(&text)?; // Langford pairs 1..11
 /// let c = exactly::parallel::count(&p, 2);
 /// assert_eq!(c.solutions, 35584);
 /// # Ok::<(), Box<dyn std::error::Error>>(())

@@ -1,11 +1,8 @@
 //! `exactly count`: the number of solutions, alone on the first line.
 
-use std::io::{self, Write};
-
-use anyhow::Context;
-
 use crate::cli::CountArgs;
 use crate::input;
+use crate::output;
 use crate::report::Status;
 use crate::search;
 
@@ -22,6 +19,11 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
         return super::cover::count(args, &input);
     }
     if args.mpi {
+        if search::traced(&args.search) || args.search.report_every.is_some() {
+            anyhow::bail!(
+                "--trace, --trace-levels, --profile and --report-every need one plain search, not --mpi"
+            );
+        }
         #[cfg(feature = "mpi")]
         return super::mpi::count(args, &input.problem);
         #[cfg(not(feature = "mpi"))]
@@ -48,9 +50,6 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
     let mut solver = search::solver(&input.problem, &args.search, &bar);
     let count = solver.count();
     let stopped = search::finish(&bar, count.outcome, solver.stats(), &args.search, &[]);
-    let mut out = io::stdout().lock();
-    writeln!(out, "{}", count.solutions)
-        .and_then(|()| out.flush())
-        .context("cannot write to standard output")?;
+    output::print_count(args.format, &count.solutions, count.outcome.is_complete())?;
     Ok(Status::of_search(stopped, count.solutions))
 }

@@ -28,7 +28,9 @@ pub fn solve(args: &SolveArgs, input: &Input) -> anyhow::Result<Status> {
     }
     let bar = search::progress_bar();
     let mut solver = MultiSolver::new(&input.problem).limits(search::limits(&args.search));
-    let outcome = output::print_search(input, args.format, &bar, |visit| solver.for_each(visit))?;
+    let outcome = output::print_search(input, args.format, args.every, &bar, |visit| {
+        solver.for_each(visit)
+    })?;
     let stats = *solver.stats();
     let stopped = search::finish_named(
         &bar,
@@ -133,10 +135,7 @@ pub fn count(args: &CountArgs, input: &Input) -> anyhow::Result<Status> {
         &[],
         "multiplicities",
     );
-    let mut out = io::stdout().lock();
-    writeln!(out, "{}", count.solutions)
-        .and_then(|()| out.flush())
-        .context("cannot write to standard output")?;
+    output::print_count(args.format, &count.solutions, count.outcome.is_complete())?;
     Ok(Status::of_search(stopped, count.solutions))
 }
 

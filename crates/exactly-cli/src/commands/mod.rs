@@ -3,6 +3,7 @@
 mod contest;
 mod count;
 mod cover;
+mod docs;
 #[cfg(feature = "mpi")]
 mod mpi;
 mod puzzles;
@@ -36,6 +37,8 @@ pub fn run(command: &Command) -> anyhow::Result<Status> {
         Command::Merge(args) => scale::merge(args),
         Command::Zdd(args) => zdd::write(args),
         Command::Sample(args) => zdd::sample(args),
+        Command::Completions(args) => docs::completions(args),
+        Command::Man(args) => docs::man(args),
     }
 }
 

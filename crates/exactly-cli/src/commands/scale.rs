@@ -25,9 +25,12 @@ use exactly::records::{self, CheckpointHeader, Record};
 use exactly::{Engine, Limits, OptionId, Outcome, Problem, Solution, Solver, StopReason};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::cli::{CountArgs, EstimateArgs, MergeArgs, PlanArgs, SearchArgs, Shard, SolveArgs};
+use crate::cli::{
+    CountArgs, EstimateArgs, MergeArgs, PlanArgs, ResultFormat, SearchArgs, Shard, SolveArgs,
+    StatsFormat,
+};
 use crate::input::{self, Input};
-use crate::output::Printer;
+use crate::output::{self, Printer};
 use crate::report::{self, Status};
 use crate::search;
 
@@ -62,7 +65,10 @@ pub fn threads(requested: Option<usize>) -> usize {
 /// Whether a search can be split: budgets on nodes or solutions and traces
 /// need the single search.
 pub fn splittable(search: &SearchArgs) -> bool {
-    search.limit.is_none() && search.max_nodes.is_none() && !search.trace
+    search.limit.is_none()
+        && search.max_nodes.is_none()
+        && !search::traced(search)
+        && search.report_every.is_none()
 }
 
 /// A progress bar over subproblems, drawn only on a terminal.
@@ -257,18 +263,20 @@ pub fn count_threads(
     stats.updates = counted.updates;
     stats.elapsed = started.elapsed();
     let stopped = search::finish(&ProgressBar::hidden(), outcome, &stats, &args.search, &[]);
-    if args.search.stats {
+    if args.search.stats || args.search.stats_format == StatsFormat::Json {
         let work = skip.iter().filter(|&&s| !s).count();
-        report::line(&format!(
-            "threads: {}, subproblems: {n} at depth {}",
-            threads.min(work).max(1),
-            split.depth
-        ));
+        let used = threads.min(work).max(1);
+        report::line(&match args.search.stats_format {
+            StatsFormat::Text => {
+                format!("threads: {used}, subproblems: {n} at depth {}", split.depth)
+            }
+            StatsFormat::Json => format!(
+                "{{\"threads\":{used},\"subproblems\":{n},\"depth\":{}}}",
+                split.depth
+            ),
+        });
     }
-    let mut out = io::stdout().lock();
-    writeln!(out, "{total}")
-        .and_then(|()| out.flush())
-        .context("cannot write to standard output")?;
+    output::print_count(args.format, &total, outcome.is_complete())?;
     Ok(Status::of_search(stopped, total))
 }
 
@@ -305,11 +313,22 @@ pub fn estimate(args: &EstimateArgs) -> anyhow::Result<Status> {
         )
     };
     let mut out = io::stdout().lock();
-    writeln!(out, "nodes: {}", range(e.nodes, e.nodes_error))
-        .and_then(|()| writeln!(out, "solutions: {}", range(e.solutions, e.solutions_error)))
-        .and_then(|()| writeln!(out, "probes: {}", e.probes))
-        .and_then(|()| out.flush())
-        .context("cannot write to standard output")?;
+    match args.format {
+        ResultFormat::Text => writeln!(out, "nodes: {}", range(e.nodes, e.nodes_error))
+            .and_then(|()| writeln!(out, "solutions: {}", range(e.solutions, e.solutions_error)))
+            .and_then(|()| writeln!(out, "probes: {}", e.probes)),
+        ResultFormat::Json => {
+            let json = JsonEstimate {
+                nodes: JsonRange::new(e.nodes, e.nodes_error),
+                solutions: JsonRange::new(e.solutions, e.solutions_error),
+                probes: e.probes,
+                complete: outcome.is_complete(),
+            };
+            writeln!(out, "{}", serde_json::to_string(&json)?)
+        }
+    }
+    .and_then(|()| out.flush())
+    .context("cannot write to standard output")?;
     if let Outcome::Stopped(reason) = outcome {
         report::message(&format!(
             "stopped early: {reason} (after {} of {} probes)",
@@ -318,6 +337,36 @@ pub fn estimate(args: &EstimateArgs) -> anyhow::Result<Status> {
         return Ok(Status::Stopped);
     }
     Ok(Status::Success)
+}
+
+/// `estimate --format json`.
+#[derive(serde::Serialize)]
+struct JsonEstimate {
+    nodes: JsonRange,
+    solutions: JsonRange,
+    probes: u64,
+    /// False when a budget stopped the probes early.
+    complete: bool,
+}
+
+/// A mean with its 95% range (mean ± 2 standard errors, at least 0); no
+/// range (`null`) after a single probe.
+#[derive(serde::Serialize)]
+struct JsonRange {
+    mean: f64,
+    low: Option<f64>,
+    high: Option<f64>,
+}
+
+impl JsonRange {
+    fn new(mean: f64, error: f64) -> JsonRange {
+        let finite = error.is_finite();
+        JsonRange {
+            mean,
+            low: finite.then(|| (mean - 2.0 * error).max(0.0)),
+            high: finite.then_some(mean + 2.0 * error),
+        }
+    }
 }
 
 /// `exactly plan`.
@@ -506,10 +555,21 @@ pub fn merge(args: &MergeArgs) -> anyhow::Result<Status> {
             _ => anyhow!("{e}"),
         }
     })?;
-    let mut out = io::stdout().lock();
-    writeln!(out, "{total}")
-        .and_then(|()| out.flush())
-        .context("cannot write to standard output")?;
+    match args.format {
+        ResultFormat::Text => output::print_count(args.format, &total, true)?,
+        ResultFormat::Json => {
+            let json = serde_json::json!({ "results": names });
+            let mut out = io::stdout().lock();
+            // The total goes in as its digits: a JSON number of any size.
+            writeln!(
+                out,
+                "{{\"solutions\":{total},\"complete\":true,\"results\":{}}}",
+                json["results"]
+            )
+            .and_then(|()| out.flush())
+            .context("cannot write to standard output")?;
+        }
+    }
     Ok(Status::of_search(false, total))
 }
 
@@ -527,7 +587,8 @@ pub fn solve_threads(args: &SolveArgs, input: &Input, threads: usize) -> anyhow:
     let stop = AtomicBool::new(false);
     let stopped_by = Mutex::new(None);
     let stdout = io::stdout();
-    let mut printer = Printer::new(BufWriter::new(stdout.lock()), args.format, input, None);
+    let mut printer =
+        Printer::new(BufWriter::new(stdout.lock()), args.format, input, None).every(args.every);
     let mut found = 0u128;
     let mut failed = None;
     for s in &above {

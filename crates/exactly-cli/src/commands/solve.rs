@@ -17,6 +17,11 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<Status> {
         return super::cover::solve(args, &input);
     }
     if args.mpi {
+        if search::traced(&args.search) || args.search.report_every.is_some() {
+            anyhow::bail!(
+                "--trace, --trace-levels, --profile and --report-every need one plain search, not --mpi"
+            );
+        }
         #[cfg(feature = "mpi")]
         return super::mpi::solve(args, &input);
         #[cfg(not(feature = "mpi"))]
@@ -33,7 +38,9 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<Status> {
     }
     let bar = search::progress_bar();
     let mut solver = search::solver(&input.problem, &args.search, &bar);
-    let outcome = output::print_search(&input, args.format, &bar, |visit| solver.for_each(visit))?;
+    let outcome = output::print_search(&input, args.format, args.every, &bar, |visit| {
+        solver.for_each(visit)
+    })?;
     let stats = *solver.stats();
     let stopped = search::finish(
         &bar,

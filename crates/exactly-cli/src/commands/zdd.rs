@@ -114,11 +114,7 @@ pub fn count(args: &CountArgs, input: &Input) -> anyhow::Result<Status> {
     let Some((zdd, _)) = build(input, &budget, budget.max_memory)? else {
         return Ok(Status::Stopped);
     };
-    let count = zdd.count();
-    let mut out = io::stdout().lock();
-    writeln!(out, "{count}")
-        .and_then(|()| out.flush())
-        .context("cannot write to standard output")?;
+    crate::output::print_count(args.format, &zdd.count(), true)?;
     Ok(status(&zdd))
 }
 
