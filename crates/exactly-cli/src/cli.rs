@@ -908,8 +908,11 @@ pub struct SquaresArgs {
     pub max_nodes: Option<u64>,
 }
 
-/// The exit statuses of `exactly contest`.
-pub const CONTEST_EXIT_CODES: &str = "\
+/// The contests and exit statuses of `exactly contest`, shown at the end of
+/// `-h`.
+macro_rules! contest_exit_codes {
+    () => {
+        "\
 Contests:
   poj3074   9x9 sudokus, 81 characters a line, until 'end'
   poj3076   16x16 sudokus of A-P and '-', blank lines between
@@ -921,10 +924,16 @@ Contests:
 Exit status:
   0  every case answered
   1  some sudoku case has no solution (nothing printed for it)
-  2  bad input (nothing printed for the bad case), or usage";
+  2  bad input (nothing printed for the bad case), or usage"
+    };
+}
+
+/// The exit statuses of `exactly contest`.
+pub const CONTEST_EXIT_CODES: &str = contest_exit_codes!();
 
 /// Arguments of `exactly contest`.
 #[derive(Debug, Args)]
+#[command(after_long_help = concat!(contest_exit_codes!(), "\n\nExample:\n  $ exactly contest poj3074 testdata/contest/poj3074/sample.in"))]
 pub struct ContestArgs {
     /// The contest problem (see the list below).
     #[arg(value_name = "NAME", value_parser = parse_contest)]
