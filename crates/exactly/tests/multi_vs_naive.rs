@@ -5,7 +5,9 @@ use std::collections::BTreeSet;
 use std::ops::ControlFlow;
 
 use exactly::multi::{CostSolver, MultiSolver};
-use exactly::{verify, ColorId, Outcome, Problem, ProblemBuilder, Solver};
+use exactly::{
+    verify, ColorId, Engine, Limits, Outcome, PrefixError, Problem, ProblemBuilder, Solver,
+};
 use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
 
@@ -185,6 +187,43 @@ proptest! {
                 let sum: u128 = b.solution.options().iter().map(|&o| u128::from(problem.cost(o))).sum();
                 prop_assert_eq!(sum, b.cost);
             }
+        }
+    }
+
+    #[test]
+    fn solver_routes_multiplicities(m in multi_problem(), engine in 0usize..5) {
+        // `Solver::new` on a problem with multiplicities runs Algorithm M:
+        // the same solution sets through count, first and the iterator, on
+        // every engine.
+        let engine = [Engine::Auto, Engine::Links, Engine::Cells, Engine::Bits, Engine::Masks][engine];
+        let problem = m.to_problem();
+        let expected: BTreeSet<Vec<usize>> = m.all_solutions().into_iter().map(|(s, _)| s).collect();
+        let count = Solver::new(&problem).engine(engine).count();
+        prop_assert!(count.outcome.is_complete());
+        prop_assert_eq!(count.solutions, expected.len() as u128);
+        let mut solver = Solver::new(&problem).engine(engine);
+        let found: Vec<Vec<usize>> = solver
+            .solutions()
+            .map(|s| {
+                verify(&problem, s.options()).expect("solution verifies");
+                label_set(&problem, s.options())
+            })
+            .collect();
+        prop_assert_eq!(solver.outcome(), Some(Outcome::Complete));
+        let set: BTreeSet<Vec<usize>> = found.iter().cloned().collect();
+        prop_assert_eq!(set.len(), found.len(), "a solution was found twice");
+        prop_assert_eq!(&set, &expected);
+        let first = Solver::new(&problem).engine(engine).first().expect("no budget");
+        match first {
+            Some(s) => prop_assert!(expected.contains(&label_set(&problem, s.options()))),
+            None => prop_assert!(expected.is_empty()),
+        }
+        // A solution budget stops after that many, and the rest follow.
+        let mut limited = Solver::new(&problem).limits(Limits::default().max_solutions(1));
+        let once = limited.count();
+        prop_assert_eq!(once.solutions, expected.len().min(1) as u128);
+        if problem.has_multiplicities() {
+            prop_assert_eq!(limited.restrict(&[]), Err(PrefixError::Multiplicities));
         }
     }
 
