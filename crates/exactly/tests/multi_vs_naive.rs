@@ -349,3 +349,40 @@ fn exact_cover_files_count_the_same() {
         assert_eq!(count.outcome, Outcome::Complete);
     }
 }
+
+#[test]
+fn solver_counts_multiplicities_like_multisolver() {
+    // Once read by `Solver` as an exact cover (one solution instead of
+    // none: item `1` must be covered four times by its one option).
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../testdata/fuzz/dlx-multiplicity-through-solver.txt"
+    );
+    let problem = exactly::format::parse_dlx(&std::fs::read_to_string(path).unwrap()).unwrap();
+    assert!(problem.has_multiplicities());
+    let expected = MultiSolver::new(&problem).count().solutions;
+    assert_eq!(expected, 0);
+    for engine in [
+        Engine::Auto,
+        Engine::Links,
+        Engine::Cells,
+        Engine::Bits,
+        Engine::Masks,
+    ] {
+        let mut solver = Solver::new(&problem).engine(engine);
+        assert_eq!(solver.count().solutions, expected);
+        assert!(Solver::new(&problem)
+            .engine(engine)
+            .first()
+            .unwrap()
+            .is_none());
+    }
+    // `2|a b` from {a}, {a b}, {a}, {b}: three solutions, each verified.
+    let p = exactly::format::parse_dlx("2|a b\na\na b\na\nb\n").unwrap();
+    let mut solver = Solver::new(&p);
+    let all: Vec<_> = solver.solutions().collect();
+    assert_eq!(all.len(), 3);
+    for s in &all {
+        verify(&p, s.options()).unwrap();
+    }
+}
