@@ -28,7 +28,9 @@ fuzz_target!(|data: &[u8]| {
         }
     }
     if problem.has_multiplicities() {
-        let count = exactly::multi::MultiSolver::new(&problem).limits(limits).count();
+        let count = exactly::multi::MultiSolver::new(&problem)
+            .limits(limits)
+            .count();
         if count.outcome.is_complete() {
             counts.push(count.solutions);
         }
