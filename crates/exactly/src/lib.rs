@@ -15,9 +15,9 @@
 //! [`verify`] checks any proposed solution independently of the search.
 //!
 //! Beyond exact cover: primary items with *multiplicities* (covered between
-//! `v` and `u` times) are searched by [`multi::MultiSolver`] ([`Solver`]
-//! reads every primary item as covered exactly once, so check
-//! [`Problem::has_multiplicities`] first); [`multi::CostSolver`] finds the
+//! `v` and `u` times) are searched by Algorithm M, through [`Solver`]
+//! (which sends such problems there) or [`multi::MultiSolver`];
+//! [`multi::CostSolver`] finds the
 //! cheapest solutions by the options' *costs*; [`mincover::MinCover`] finds
 //! the fewest (or cheapest) options covering every primary item at least
 //! once.
@@ -50,16 +50,14 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-mod bits;
-mod cells;
+mod budget;
 pub mod format;
-mod links;
-mod masks;
 pub mod mincover;
 pub mod multi;
 pub mod parallel;
 mod problem;
 pub mod records;
+mod repr;
 mod solver;
 pub mod time;
 pub mod trace;

@@ -37,13 +37,9 @@
 //! # Ok::<(), exactly::format::ParseError>(())
 //! ```
 
-use crate::time::Instant;
-
+use crate::budget::{Budget, Limits, Outcome, StopReason};
 use crate::problem::{ItemKind, OptionId, Problem};
-use crate::solver::{Limits, Outcome, Stats, StopReason};
-
-/// How often (in nodes) the clock and the cancel flag are read.
-const CHECK_INTERVAL: u64 = 4096;
+use crate::solver::Stats;
 
 /// A cover: the chosen options and their total cost (their number when
 /// unweighted).
@@ -61,7 +57,7 @@ pub struct MinCover<'p, L = String> {
     problem: &'p Problem<L>,
     weighted: bool,
     use_estimate: bool,
-    limits: Limits,
+    budget: Budget,
     stats: Stats,
     /// Completed IDA* iterations (limits tried).
     iterations: u32,
@@ -290,7 +286,7 @@ impl<'p, L> MinCover<'p, L> {
             problem,
             weighted: false,
             use_estimate: true,
-            limits: Limits::default(),
+            budget: Budget::default(),
             stats: Stats::default(),
             iterations: 0,
         }
@@ -320,7 +316,7 @@ impl<'p, L> MinCover<'p, L> {
 
     /// Sets budgets (nodes, time, cancel flag).
     pub fn limits(mut self, limits: Limits) -> Self {
-        self.limits = limits;
+        self.budget.set_limits(&limits);
         self
     }
 
@@ -336,13 +332,14 @@ impl<'p, L> MinCover<'p, L> {
 
     /// A minimum cover; `None` when some primary item is in no option.
     pub fn solve(&mut self) -> (Option<Cover>, Outcome) {
-        let start = Instant::now();
-        let result = self.solve_inner(start);
-        self.stats.elapsed += start.elapsed();
+        self.budget.restart();
+        self.budget.start();
+        let result = self.solve_inner();
+        self.stats.elapsed += self.budget.elapsed();
         result
     }
 
-    fn solve_inner(&mut self, start: Instant) -> (Option<Cover>, Outcome) {
+    fn solve_inner(&mut self) -> (Option<Cover>, Outcome) {
         let mut links = Links::new(self.problem, self.weighted);
         let mut c = links.right[0];
         while c != 0 {
@@ -358,7 +355,7 @@ impl<'p, L> MinCover<'p, L> {
         };
         loop {
             self.iterations += 1;
-            let result = self.iteration(&mut links, limit, start);
+            let result = self.iteration(&mut links, limit);
             self.stats.updates = links.updates;
             match result {
                 Err(reason) => return (None, Outcome::Stopped(reason)),
@@ -374,7 +371,6 @@ impl<'p, L> MinCover<'p, L> {
         &mut self,
         links: &mut Links,
         limit: u128,
-        start: Instant,
     ) -> Result<Result<Cover, u128>, StopReason> {
         let problem = self.problem;
         let weighted = self.weighted;
@@ -394,24 +390,14 @@ impl<'p, L> MinCover<'p, L> {
         loop {
             if enter {
                 enter = false;
-                if self.limits.nodes.is_some_and(|n| self.stats.nodes >= n) {
+                if self.budget.out_of_nodes(self.stats.nodes) {
                     self.unwind(links, &stack);
                     return Err(StopReason::NodeLimit);
                 }
-                if self.stats.nodes % CHECK_INTERVAL == 0 {
-                    let late = self.limits.time.is_some_and(|t| start.elapsed() >= t);
-                    let cancelled = self
-                        .limits
-                        .cancel
-                        .as_ref()
-                        .is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed));
-                    if late || cancelled {
+                if Budget::is_due(self.stats.nodes) {
+                    if let Err(reason) = self.budget.poll() {
                         self.unwind(links, &stack);
-                        return Err(if late {
-                            StopReason::TimeLimit
-                        } else {
-                            StopReason::Cancelled
-                        });
+                        return Err(reason);
                     }
                 }
                 self.stats.nodes += 1;

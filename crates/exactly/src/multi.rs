@@ -3,10 +3,10 @@
 //!
 //! A primary item with bounds `(v, u)` must be covered by at least `v` and at
 //! most `u` chosen options; secondary items and colors behave as in
-//! [`Solver`](crate::Solver). [`Solver`](crate::Solver) itself searches exact
-//! covers only (it reads every primary item as `(1, 1)`), so for a problem
-//! whose [`has_multiplicities`](crate::Problem::has_multiplicities) is true use
-//! [`MultiSolver`] here.
+//! [`Solver`](crate::Solver). [`Solver`](crate::Solver) runs this search
+//! itself for a problem whose
+//! [`has_multiplicities`](crate::Problem::has_multiplicities) is true (see
+//! its docs for what it then ignores); [`MultiSolver`] is the search alone.
 //!
 //! # The search
 //!
@@ -46,14 +46,11 @@
 //! # Ok::<(), exactly::format::ParseError>(())
 //! ```
 
-use crate::time::Instant;
 use std::ops::ControlFlow;
 
+use crate::budget::{Budget, Limits, Outcome, StopReason};
 use crate::problem::{ColorId, ItemKind, OptionId, Problem};
-use crate::solver::{Count, Limits, Outcome, Solution, Stats, StopReason};
-
-/// How often (in nodes) the clock and the cancel flag are read.
-const CHECK_INTERVAL: u64 = 4096;
+use crate::solver::{Count, Solution, Stats};
 
 /// One level of the search.
 #[derive(Clone, Copy, Debug)]
@@ -113,6 +110,12 @@ pub(crate) struct Search<'p, L> {
     /// Whether to use the lower bound (else only the cost so far is compared).
     use_bound: bool,
     limits: Limits,
+    budget: Budget,
+    /// The levels of a search that stopped and may resume.
+    stack: Vec<Frame>,
+    /// Whether a resumed search enters a node first (it stopped before
+    /// entering one) rather than advancing the top level.
+    enter: bool,
     pub(crate) stats: Stats,
 }
 
@@ -166,11 +169,15 @@ impl<'p, L> Search<'p, L> {
             threshold: None,
             use_bound: true,
             limits: Limits::default(),
+            budget: Budget::default(),
+            stack: Vec::new(),
+            enter: true,
             stats: Stats::default(),
         }
     }
 
     pub(crate) fn set_limits(&mut self, limits: Limits) {
+        self.budget.set_limits(&limits);
         self.limits = limits;
     }
 
@@ -327,42 +334,50 @@ impl<'p, L> Search<'p, L> {
         Ok(best)
     }
 
-    fn over_budget(&mut self, start: Instant) -> Option<StopReason> {
-        if self.limits.nodes.is_some_and(|n| self.stats.nodes >= n) {
+    fn over_budget(&mut self) -> Option<StopReason> {
+        if self.budget.out_of_nodes(self.stats.nodes) {
             return Some(StopReason::NodeLimit);
         }
-        if self.stats.nodes % CHECK_INTERVAL == 0 {
-            if self.limits.time.is_some_and(|t| start.elapsed() >= t) {
-                return Some(StopReason::TimeLimit);
-            }
-            if let Some(flag) = &self.limits.cancel {
-                if flag.load(std::sync::atomic::Ordering::Relaxed) {
-                    return Some(StopReason::Cancelled);
-                }
-            }
+        if Budget::is_due(self.stats.nodes) {
+            return self.budget.poll().err();
         }
         None
     }
 
-    /// Runs the whole search, calling `visit` with each solution and its cost.
-    pub(crate) fn run(&mut self, mut visit: impl FnMut(&[OptionId], u128) -> Visit) -> Outcome {
-        let start = Instant::now();
-        let outcome = self.run_inner(&mut visit, start);
-        self.stats.elapsed += start.elapsed();
+    /// Runs the whole search from the root, its clock from zero, calling
+    /// `visit` with each solution and its cost.
+    pub(crate) fn run(&mut self, visit: impl FnMut(&[OptionId], u128) -> Visit) -> Outcome {
+        self.stack.clear();
+        self.enter = true;
+        self.budget.restart();
+        self.resume(visit)
+    }
+
+    /// Goes on with the search where the last call stopped (after the
+    /// solution it visited last, or before the node it did not enter), its
+    /// clock too; a search that ran to the end stays complete.
+    pub(crate) fn resume(&mut self, mut visit: impl FnMut(&[OptionId], u128) -> Visit) -> Outcome {
+        self.budget.start();
+        let before = self.budget.elapsed();
+        let mut stack = std::mem::take(&mut self.stack);
+        let enter = std::mem::replace(&mut self.enter, false);
+        let outcome = self.run_inner(&mut stack, enter, &mut visit);
+        self.stack = stack;
+        self.stats.elapsed += self.budget.elapsed() - before;
         outcome
     }
 
     fn run_inner(
         &mut self,
+        stack: &mut Vec<Frame>,
+        mut enter: bool,
         visit: &mut impl FnMut(&[OptionId], u128) -> Visit,
-        start: Instant,
     ) -> Outcome {
-        let mut stack: Vec<Frame> = Vec::new();
-        let mut enter = true;
         loop {
             if enter {
                 enter = false;
-                if let Some(reason) = self.over_budget(start) {
+                if let Some(reason) = self.over_budget() {
+                    self.enter = true;
                     return Outcome::Stopped(reason);
                 }
                 self.stats.nodes += 1;

@@ -5,7 +5,9 @@ use std::collections::BTreeSet;
 use std::ops::ControlFlow;
 
 use exactly::multi::{CostSolver, MultiSolver};
-use exactly::{verify, ColorId, Outcome, Problem, ProblemBuilder, Solver};
+use exactly::{
+    verify, ColorId, Engine, Limits, Outcome, PrefixError, Problem, ProblemBuilder, Solver,
+};
 use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
 
@@ -189,6 +191,43 @@ proptest! {
     }
 
     #[test]
+    fn solver_routes_multiplicities(m in multi_problem(), engine in 0usize..5) {
+        // `Solver::new` on a problem with multiplicities runs Algorithm M:
+        // the same solution sets through count, first and the iterator, on
+        // every engine.
+        let engine = [Engine::Auto, Engine::Links, Engine::Cells, Engine::Bits, Engine::Masks][engine];
+        let problem = m.to_problem();
+        let expected: BTreeSet<Vec<usize>> = m.all_solutions().into_iter().map(|(s, _)| s).collect();
+        let count = Solver::new(&problem).engine(engine).count();
+        prop_assert!(count.outcome.is_complete());
+        prop_assert_eq!(count.solutions, expected.len() as u128);
+        let mut solver = Solver::new(&problem).engine(engine);
+        let found: Vec<Vec<usize>> = solver
+            .solutions()
+            .map(|s| {
+                verify(&problem, s.options()).expect("solution verifies");
+                label_set(&problem, s.options())
+            })
+            .collect();
+        prop_assert_eq!(solver.outcome(), Some(Outcome::Complete));
+        let set: BTreeSet<Vec<usize>> = found.iter().cloned().collect();
+        prop_assert_eq!(set.len(), found.len(), "a solution was found twice");
+        prop_assert_eq!(&set, &expected);
+        let first = Solver::new(&problem).engine(engine).first().expect("no budget");
+        match first {
+            Some(s) => prop_assert!(expected.contains(&label_set(&problem, s.options()))),
+            None => prop_assert!(expected.is_empty()),
+        }
+        // A solution budget stops after that many, and the rest follow.
+        let mut limited = Solver::new(&problem).limits(Limits::default().max_solutions(1));
+        let once = limited.count();
+        prop_assert_eq!(once.solutions, expected.len().min(1) as u128);
+        if problem.has_multiplicities() {
+            prop_assert_eq!(limited.restrict(&[]), Err(PrefixError::Multiplicities));
+        }
+    }
+
+    #[test]
     fn exact_bounds_agree_with_solver(m in multi_problem()) {
         // All bounds 1:1: the plain exact-cover engine is the reference.
         let mut m = m;
@@ -308,5 +347,42 @@ fn exact_cover_files_count_the_same() {
         let count = MultiSolver::new(&problem).count();
         assert_eq!(count.solutions, want, "{file}");
         assert_eq!(count.outcome, Outcome::Complete);
+    }
+}
+
+#[test]
+fn solver_counts_multiplicities_like_multisolver() {
+    // Once read by `Solver` as an exact cover (one solution instead of
+    // none: item `1` must be covered four times by its one option).
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../testdata/fuzz/dlx-multiplicity-through-solver.txt"
+    );
+    let problem = exactly::format::parse_dlx(&std::fs::read_to_string(path).unwrap()).unwrap();
+    assert!(problem.has_multiplicities());
+    let expected = MultiSolver::new(&problem).count().solutions;
+    assert_eq!(expected, 0);
+    for engine in [
+        Engine::Auto,
+        Engine::Links,
+        Engine::Cells,
+        Engine::Bits,
+        Engine::Masks,
+    ] {
+        let mut solver = Solver::new(&problem).engine(engine);
+        assert_eq!(solver.count().solutions, expected);
+        assert!(Solver::new(&problem)
+            .engine(engine)
+            .first()
+            .unwrap()
+            .is_none());
+    }
+    // `2|a b` from {a}, {a b}, {a}, {b}: three solutions, each verified.
+    let p = exactly::format::parse_dlx("2|a b\na\na b\na\nb\n").unwrap();
+    let mut solver = Solver::new(&p);
+    let all: Vec<_> = solver.solutions().collect();
+    assert_eq!(all.len(), 3);
+    for s in &all {
+        verify(&p, s.options()).unwrap();
     }
 }

@@ -15,8 +15,8 @@
 //! points back at the option's first node and whose `item` encodes the
 //! option's index above [`SPACER`].
 
+use super::{next_random, Frame, Structure};
 use crate::problem::{ItemKind, OptionId, Problem};
-use crate::solver::{Frame, Structure};
 use crate::unchecked::At;
 
 /// Marks an item that is no longer active.
@@ -315,7 +315,17 @@ impl Cells {
     }
 }
 
+/// What a level of the search keeps: the state before its item was
+/// covered, and right after (before any option).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Level {
+    before: Mark,
+    covered: Mark,
+}
+
 impl Structure for Cells {
+    type Level = Level;
+
     fn updates(&self) -> u64 {
         self.updates
     }
@@ -356,7 +366,7 @@ impl Structure for Cells {
                         ties = 1;
                     } else if s == t {
                         ties += 1;
-                        if crate::solver::next_random(state) % ties == 0 {
+                        if next_random(state) % ties == 0 {
                             best = k;
                         }
                     }
@@ -371,19 +381,19 @@ impl Structure for Cells {
         self.items.at(item).size & !INACTIVE
     }
 
-    fn enter(&mut self, frame: &mut Frame) {
-        frame.m1 = self.mark();
+    fn enter(&mut self, frame: &mut Frame<Level>) {
+        frame.state.before = self.mark();
         self.cover(frame.item);
-        frame.m2 = self.mark();
+        frame.state.covered = self.mark();
     }
 
     #[inline(always)]
-    fn next_option(&mut self, frame: &mut Frame) -> Option<u32> {
+    fn next_option(&mut self, frame: &mut Frame<Level>) -> Option<u32> {
         if frame.k > 0 {
-            self.restore(frame.m2);
+            self.restore(frame.state.covered);
         }
         if frame.k == frame.d {
-            self.restore(frame.m1);
+            self.restore(frame.state.before);
             return None;
         }
         let x = self.set[(self.items[frame.item as usize].start + frame.k) as usize];
@@ -392,8 +402,8 @@ impl Structure for Cells {
         Some(x)
     }
 
-    fn leave(&mut self, frame: &mut Frame) {
-        self.restore(frame.m1);
+    fn leave(&mut self, frame: &mut Frame<Level>) {
+        self.restore(frame.state.before);
         frame.k = frame.d;
     }
 

@@ -30,8 +30,8 @@
 //! state: the structure records the options committed along the path and, when
 //! needed, restores the nearest copy and commits the options after it again.
 
+use super::{next_random, Frame, Structure};
 use crate::problem::{ItemId, ItemKind, OptionId, Problem};
-use crate::solver::{Frame, Structure};
 use crate::unchecked::At;
 
 /// The most options an item may have.
@@ -536,11 +536,11 @@ impl<C: Cell> Masks<C> {
     /// PERF: the level above mostly restores a copy of its own next, so
     /// restoring this one first would be wasted.
     #[inline(always)]
-    fn back_out(&mut self, frame: &mut Frame) {
-        self.depth = frame.depth;
-        if frame.x != u32::MAX {
-            self.discard_above(frame.x as usize - 1);
-            frame.x = u32::MAX;
+    fn back_out(&mut self, level: &mut Level) {
+        self.depth = level.depth;
+        if level.copy != u32::MAX {
+            self.discard_above(level.copy as usize - 1);
+            level.copy = u32::MAX;
         }
         self.stale = self.path.len() != self.depth as usize;
     }
@@ -551,7 +551,19 @@ impl<C: Cell> Masks<C> {
     }
 }
 
+/// What a level of the search keeps: the options of its item not tried
+/// yet, the number of options committed before it, and where its copy of
+/// the state starts in `saved` (`u32::MAX`: none, a level of one option).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Level {
+    untried: u64,
+    depth: u32,
+    copy: u32,
+}
+
 impl<C: Cell> Structure for Masks<C> {
+    type Level = Level;
+
     fn updates(&self) -> u64 {
         0
     }
@@ -580,7 +592,7 @@ impl<C: Cell> Structure for Masks<C> {
                     (best, t, ties) = (i as u32, k, 1);
                 } else if k == t && k < SECONDARY {
                     ties += 1;
-                    if crate::solver::next_random(state) % ties == 0 {
+                    if next_random(state) % ties == 0 {
                         best = i as u32;
                     }
                 }
@@ -611,29 +623,31 @@ impl<C: Cell> Structure for Masks<C> {
     }
 
     #[inline(always)]
-    fn enter(&mut self, frame: &mut Frame) {
+    fn enter(&mut self, frame: &mut Frame<Level>) {
         self.settle();
-        frame.bits = self.cells.at(frame.item).word();
-        frame.depth = self.depth;
-        frame.x = u32::MAX;
+        frame.state = Level {
+            untried: self.cells.at(frame.item).word(),
+            depth: self.depth,
+            copy: u32::MAX,
+        };
         if frame.d > 1 {
-            frame.x = self.saved.len() as u32;
+            frame.state.copy = self.saved.len() as u32;
             self.save();
         }
     }
 
     #[inline(always)]
-    fn next_option(&mut self, frame: &mut Frame) -> Option<u32> {
+    fn next_option(&mut self, frame: &mut Frame<Level>) -> Option<u32> {
         if frame.k == frame.d {
-            self.back_out(frame);
+            self.back_out(&mut frame.state);
             return None;
         }
         if frame.k > 0 {
-            self.restore(frame.x as usize);
+            self.restore(frame.state.copy as usize);
         }
-        let bits = frame.bits;
+        let bits = frame.state.untried;
         let o = self.option_at(frame.item as usize, bits.trailing_zeros());
-        frame.bits = bits & (bits - 1);
+        frame.state.untried = bits & (bits - 1);
         frame.k += 1;
         self.commit(o);
         if self.chain {
@@ -642,8 +656,8 @@ impl<C: Cell> Structure for Masks<C> {
         Some(o)
     }
 
-    fn leave(&mut self, frame: &mut Frame) {
-        self.back_out(frame);
+    fn leave(&mut self, frame: &mut Frame<Level>) {
+        self.back_out(&mut frame.state);
         frame.k = frame.d;
     }
 
@@ -664,7 +678,7 @@ impl<C: Cell> Structure for Masks<C> {
         self.cells.at(item).key() < CLOSED
     }
 
-    fn assume(&mut self, frame: &mut Frame, item: ItemId, option: OptionId) -> Option<u32> {
+    fn assume(&mut self, frame: &mut Frame<Level>, item: ItemId, option: OptionId) -> Option<u32> {
         self.settle();
         let i = item.0;
         // Available while its first item's word holds it (a covered item's
@@ -678,9 +692,11 @@ impl<C: Cell> Structure for Masks<C> {
             item: i,
             d: 1,
             k: 1,
-            depth: self.depth,
-            x: u32::MAX,
-            ..Frame::default()
+            state: Level {
+                untried: 0,
+                depth: self.depth,
+                copy: u32::MAX,
+            },
         };
         // Nothing noted: the search's first choice scans.
         self.commit_noting::<false>(option.0);
@@ -756,11 +772,7 @@ mod tests {
         let p = crate::format::parse_dlx("a b c\na\nb\nc\na b\n").unwrap();
         let mut m = Masks::<u64>::new(&p);
         // Item c has one option: a level without a copy.
-        let mut frame = Frame {
-            item: 2,
-            d: 1,
-            ..Frame::default()
-        };
+        let mut frame = Frame::new(2, 1);
         m.enter(&mut frame);
         assert_eq!(m.next_option(&mut frame), Some(2));
         assert_eq!(m.open, 2);

@@ -10,8 +10,8 @@
 //! it and its `down` the last node of the option after it. Primary headers are
 //! linked horizontally in `llink`/`rlink`, a circular list through the root.
 
+use super::{next_random, Frame, Structure};
 use crate::problem::{ItemId, ItemKind, OptionId, Problem};
-use crate::solver::{next_random, Frame, Structure};
 use crate::unchecked::At;
 
 /// One node: 16 bytes, four to a cache line.
@@ -354,7 +354,13 @@ impl Links {
 /// (without them, Algorithm C's color tests compile away).
 pub(crate) struct Dlx<'a, const C: bool>(pub &'a mut Links);
 
+/// What a level of the search keeps: the node of the option being tried
+/// (the item's header before the first).
+pub(crate) type Level = u32;
+
 impl<const C: bool> Structure for Dlx<'_, C> {
+    type Level = Level;
+
     fn updates(&self) -> u64 {
         self.0.updates
     }
@@ -424,30 +430,30 @@ impl<const C: bool> Structure for Dlx<'_, C> {
         self.0.len(item)
     }
 
-    fn enter(&mut self, frame: &mut Frame) {
+    fn enter(&mut self, frame: &mut Frame<Level>) {
         self.0.cover::<C>(frame.item);
-        frame.x = frame.item;
+        frame.state = frame.item;
     }
 
     #[inline(always)]
-    fn next_option(&mut self, frame: &mut Frame) -> Option<u32> {
+    fn next_option(&mut self, frame: &mut Frame<Level>) -> Option<u32> {
         if frame.k > 0 {
-            self.0.uncommit_others::<C>(frame.x);
+            self.0.uncommit_others::<C>(frame.state);
         }
-        let x = self.0.nodes.at(frame.x).down;
+        let x = self.0.nodes.at(frame.state).down;
         if x == frame.item {
             self.0.uncover::<C>(frame.item);
             return None;
         }
-        frame.x = x;
+        frame.state = x;
         frame.k += 1;
         self.0.commit_others::<C>(x);
         Some(x)
     }
 
-    fn leave(&mut self, frame: &mut Frame) {
+    fn leave(&mut self, frame: &mut Frame<Level>) {
         if frame.k > 0 {
-            self.0.uncommit_others::<C>(frame.x);
+            self.0.uncommit_others::<C>(frame.state);
         }
         self.0.uncover::<C>(frame.item);
         frame.k = frame.d;

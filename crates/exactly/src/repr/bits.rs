@@ -16,8 +16,8 @@
 //!
 //! [`Engine::Auto`]: crate::Engine::Auto
 
+use super::{next_random, Frame, Structure};
 use crate::problem::{ItemId, ItemKind, OptionId, Problem};
-use crate::solver::{Frame, Structure};
 use crate::unchecked::At;
 
 /// The most options for which [`crate::Engine::Auto`] picks bitsets.
@@ -151,7 +151,17 @@ impl Bits {
     }
 }
 
+/// What a level of the search keeps: its depth (which copy of the sets is
+/// its own) and where to look for its next option.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Level {
+    next: u32,
+    depth: u32,
+}
+
 impl Structure for Bits {
+    type Level = Level;
+
     fn updates(&self) -> u64 {
         0
     }
@@ -200,7 +210,7 @@ impl Structure for Bits {
                             ties = 1;
                         } else if s == t {
                             ties += 1;
-                            if crate::solver::next_random(state) % ties == 0 {
+                            if next_random(state) % ties == 0 {
                                 best = p;
                             }
                         }
@@ -216,7 +226,7 @@ impl Structure for Bits {
         self.count(item)
     }
 
-    fn enter(&mut self, frame: &mut Frame) {
+    fn enter(&mut self, frame: &mut Frame<Level>) {
         let l = self.cur;
         self.reserve(l + 1);
         let w = self.w;
@@ -224,27 +234,30 @@ impl Structure for Bits {
         for k in 0..w {
             self.cand[l * w + k] = self.avail[l * w + k] & self.opts[row + k];
         }
-        frame.x = 0;
-        frame.depth = l as u32;
+        frame.state = Level {
+            next: 0,
+            depth: l as u32,
+        };
     }
 
     #[inline(always)]
-    fn next_option(&mut self, frame: &mut Frame) -> Option<u32> {
-        let l = frame.depth as usize;
+    fn next_option(&mut self, frame: &mut Frame<Level>) -> Option<u32> {
+        let l = frame.state.depth as usize;
         self.cur = l;
         if frame.k == frame.d {
             return None;
         }
         let w = self.w;
-        // The next candidate at or after bit `frame.x`.
-        let mut k = frame.x as usize / 64;
-        let mut word = self.cand.at((l * w + k) as u32) & (u64::MAX << (frame.x % 64));
+        // The next candidate at or after bit `frame.state.next`.
+        let next = frame.state.next;
+        let mut k = next as usize / 64;
+        let mut word = self.cand.at((l * w + k) as u32) & (u64::MAX << (next % 64));
         while word == 0 {
             k += 1;
             word = self.cand.at((l * w + k) as u32);
         }
         let o = k * 64 + word.trailing_zeros() as usize;
-        frame.x = o as u32 + 1;
+        frame.state.next = o as u32 + 1;
         frame.k += 1;
         let (from, to) = (l * w, (l + 1) * w);
         let row = o * w;
@@ -262,8 +275,8 @@ impl Structure for Bits {
         Some(o as u32)
     }
 
-    fn leave(&mut self, frame: &mut Frame) {
-        self.cur = frame.depth as usize;
+    fn leave(&mut self, frame: &mut Frame<Level>) {
+        self.cur = frame.state.depth as usize;
         frame.k = frame.d;
     }
 

@@ -1,0 +1,305 @@
+//! The representations of the search state, and what the search loop asks
+//! of them.
+//!
+//! The search loop ([`crate::Solver`]) walks one tree, Algorithm X/C's, on
+//! any of four representations of the items and options still in play:
+//!
+//! ```text
+//!                 ┌──────────────────────────────┐
+//!   Solver ──────►│ Backend: one built structure │  (chosen by Engine)
+//!   (levels,      │ + its own stack of frames    │
+//!    budgets,     └──────────────┬───────────────┘
+//!    stats)                      │ Structure
+//!       ┌───────────────┬────────┴──────┬───────────────┐
+//!   links.rs        cells.rs        bits.rs         masks.rs
+//!   dancing links   dancing cells   bitsets         item masks
+//!   (DLX1/DLX2)     (SSXC)          (few options)   (short options,
+//!                                                    few per item)
+//! ```
+//!
+//! A level of the search is a [`Frame`]: the item branched on and the
+//! position `k` of `d` among its options, which the loop reads (for
+//! progress and traces), and the representation's own [`Structure::Level`]:
+//! what it needs to try the next option and undo the last one (a node of
+//! the links, two trail marks, a bit position, an untried-options word).
+//! Each built structure keeps its own stack of frames of its own type, as
+//! an engine keeps its own cache, so no frame carries another
+//! representation's fields.
+//!
+//! This module knows nothing of the search loop: the loop imports the
+//! [`Structure`] trait and the [`Backend`] dispatch from here, never the
+//! other way round.
+
+pub(crate) mod bits;
+pub(crate) mod cells;
+pub(crate) mod links;
+pub(crate) mod masks;
+
+use crate::problem::{ItemId, OptionId, Problem};
+
+use bits::Bits;
+use cells::Cells;
+use links::Links;
+use masks::Masks;
+
+/// Which representation of the search state a [`Solver`](crate::Solver)
+/// uses. All explore the same tree (counting, the same nodes and
+/// solutions); they differ in speed, and dancing cells may try an item's
+/// options in another order.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Engine {
+    /// Picks by the problem's shape: [`Engine::Masks`] when the problem
+    /// fits item masks and one cell per item takes at most 16 KiB; else
+    /// [`Engine::Bits`] for up to 4096 options (and at most 8 MiB of bitset
+    /// rows); else [`Engine::Cells`] when options have 5 or more items on
+    /// average; else [`Engine::Links`]. Counting with `examples/count` (one
+    /// thread, 2-core machine), masks, bits and links took 0.107 s, 0.187 s
+    /// and 0.160 s on queens-13, 0.354 s, 0.662 s and 0.602 s on
+    /// langford-12, and 0.008 s, 0.227 s and 0.017 s on a hard 16x16
+    /// sudoku; on pentomino 6x10 (no masks: an item has 304 options) bits
+    /// took 0.78 s, links 4.05 s and cells 3.51 s. Cells beat links on long
+    /// options (undoing costs them almost nothing) and lose on short ones.
+    #[default]
+    Auto,
+    /// Dancing cells: sparse sets with a trail (Knuth's SSXC programs).
+    Cells,
+    /// Dancing links: doubly linked lists (Knuth's DLX1/DLX2).
+    Links,
+    /// Bitsets of available options with precomputed conflicts; memory
+    /// grows with the square of the number of options. Does not count
+    /// updates.
+    Bits,
+    /// Item masks: each item's remaining options as one machine word, and
+    /// the state copied at levels with a choice instead of undone. For
+    /// problems without colors whose items have at most 64 options and
+    /// whose options have at most 8 items; others get [`Engine::Links`].
+    /// With [`Solver::forced_first`](crate::Solver::forced_first) it finds
+    /// forced items without a scan. Does not count updates.
+    Masks,
+}
+
+impl Engine {
+    /// The concrete engine [`Engine::Auto`] picks for `problem`.
+    ///
+    /// ```
+    /// let p = exactly::Problem::<()>::from_names(&["a"], &[], [((), vec!["a"])])?;
+    /// assert_eq!(exactly::Engine::Auto.resolve(&p), exactly::Engine::Masks);
+    /// // Colors rule item masks out.
+    /// let p = exactly::format::parse_dlx("a | x\na x:red\n").unwrap();
+    /// assert_eq!(exactly::Engine::Auto.resolve(&p), exactly::Engine::Bits);
+    /// # Ok::<(), exactly::BuildError>(())
+    /// ```
+    pub fn resolve<L>(self, problem: &Problem<L>) -> Engine {
+        match self {
+            Engine::Auto if masks::suits(problem) => Engine::Masks,
+            Engine::Auto if bits::fits(problem) => Engine::Bits,
+            Engine::Auto if problem.num_entries() >= 5 * problem.num_options() => Engine::Cells,
+            Engine::Auto => Engine::Links,
+            Engine::Masks if !masks::fits(problem) => Engine::Links,
+            other => other,
+        }
+    }
+}
+
+/// One level of the search: what the loop reads, and the representation's
+/// own state `T` for the level ([`Structure::Level`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Frame<T> {
+    /// The item branched on (the structure's own index).
+    pub item: u32,
+    /// Options tried so far.
+    pub k: u32,
+    /// Options the item had when chosen.
+    pub d: u32,
+    /// What the representation keeps to try the next option and undo.
+    pub state: T,
+}
+
+impl<T: Default> Frame<T> {
+    /// A fresh level on `item`, which has `d` options.
+    #[inline(always)]
+    pub fn new(item: u32, d: u32) -> Self {
+        Frame {
+            item,
+            d,
+            k: 0,
+            state: T::default(),
+        }
+    }
+}
+
+/// Knuth's estimate of the fraction of the tree explored, from the `k` of
+/// `d` position at each level of `frames`: Σ (k−1)/(d₁…dₗ) + ½/(d₁…dₗ).
+pub(crate) fn fraction<T>(frames: &[Frame<T>]) -> f64 {
+    let mut f = 0.0;
+    let mut scale = 1.0;
+    for frame in frames {
+        scale /= frame.d.max(1) as f64;
+        f += (frame.k.saturating_sub(1)) as f64 * scale;
+    }
+    (f + 0.5 * scale).clamp(0.0, 1.0)
+}
+
+/// What the search loop needs from a representation.
+pub(crate) trait Structure {
+    /// The representation's own state for one level of the search.
+    type Level: Copy + Default + std::fmt::Debug;
+    fn updates(&self) -> u64;
+    fn set_updates(&mut self, updates: u64);
+    /// The number of active primary items, capped at 2.
+    fn primaries_left(&mut self) -> u32;
+    /// The active primary item with the fewest options; ties to the
+    /// leftmost, or to a random one when `rng` is set. The scan stops at the
+    /// first item with at most `enough` options (0 keeps DLX1's tree).
+    fn choose(&mut self, rng: &mut Option<u64>, enough: u32) -> u32;
+    fn len(&self, item: u32) -> u32;
+    /// Covers `frame.item` and prepares to try its options.
+    fn enter(&mut self, frame: &mut Frame<Self::Level>);
+    /// Undoes the previous option of the frame, if any, and commits the next
+    /// one, returning its node; `None` (with the item uncovered) when all
+    /// have been tried.
+    fn next_option(&mut self, frame: &mut Frame<Self::Level>) -> Option<u32>;
+    /// Undoes everything `frame` holds (its current option, then the cover
+    /// of its item), as if its options had run out.
+    fn leave(&mut self, frame: &mut Frame<Self::Level>);
+    fn option_of(&self, node: u32) -> OptionId;
+    fn item_id(&self, item: u32) -> ItemId;
+    /// The structure's index of item `item` (a primary item).
+    fn index_of(&self, item: ItemId) -> u32;
+    /// Whether primary item `item` (the structure's index) is still to be
+    /// covered.
+    fn is_open(&mut self, item: u32) -> bool;
+    /// Enters `frame` on `item` (a primary item of `option`) and commits
+    /// `option`, returning its node; `None`, with nothing changed, when the
+    /// option is no longer available. `leave` undoes it.
+    fn assume(
+        &mut self,
+        frame: &mut Frame<Self::Level>,
+        item: ItemId,
+        option: OptionId,
+    ) -> Option<u32> {
+        let i = self.index_of(item);
+        if !self.is_open(i) {
+            return None;
+        }
+        *frame = Frame::new(i, self.len(i));
+        self.enter(frame);
+        while let Some(x) = self.next_option(frame) {
+            if self.option_of(x) == option {
+                return Some(x);
+            }
+        }
+        None
+    }
+    /// Asks the structure to follow forced moves on its own after each
+    /// option `next_option` commits (see [`Structure::chained`]); off unless
+    /// set, and only the search loop sets it.
+    #[inline(always)]
+    fn set_chain(&mut self, _on: bool) {}
+    /// The options committed on their own since the last call: each was the
+    /// only option of an item left with one, and counts as a node.
+    #[inline(always)]
+    fn chained(&mut self) -> u64 {
+        0
+    }
+    /// Appends the options of the current solution, whose levels chose the
+    /// nodes `choice`.
+    #[inline(always)]
+    fn solution(&mut self, choice: &[u32], out: &mut Vec<OptionId>) {
+        out.extend(choice.iter().map(|&x| self.option_of(x)));
+    }
+    fn debug_check(&self) -> Result<(), String>;
+}
+
+/// One step of xorshift64*.
+#[inline(always)]
+pub(crate) fn next_random(state: &mut u64) -> u64 {
+    *state ^= *state >> 12;
+    *state ^= *state << 25;
+    *state ^= *state >> 27;
+    state.wrapping_mul(0x2545_F491_4F6C_DD1D)
+}
+
+/// A built structure with its stack of frames, one variant per
+/// representation (and per cell width of item masks).
+#[derive(Clone, Debug)]
+pub(crate) enum Backend {
+    Bits(Bits, Vec<Frame<<Bits as Structure>::Level>>),
+    Cells(Cells, Vec<Frame<<Cells as Structure>::Level>>),
+    Masks(Masks<u128>, Vec<Frame<masks::Level>>),
+    Masks32(Masks<u64>, Vec<Frame<masks::Level>>),
+    Masks16(Masks<u32>, Vec<Frame<masks::Level>>),
+    Links(Links, Vec<Frame<links::Level>>),
+    /// Only while a search runs.
+    Empty,
+    /// Not built yet: structures are built on first use, so that choosing
+    /// an engine after `Solver::new` costs nothing.
+    Unbuilt(Engine),
+}
+
+/// Evaluates `$body` with `$s` bound to the structure in `$backend` (a
+/// `&mut Backend`) as a `&mut impl Structure` and `$f` to its frames (a
+/// `&mut Vec<Frame<_>>`), or `$none` when nothing is built: one arm per
+/// representation, written once.
+macro_rules! with_structure {
+    ($backend:expr, ($s:ident, $f:ident) => $body:expr, _ => $none:expr) => {
+        match $backend {
+            $crate::repr::Backend::Bits($s, $f) => $body,
+            $crate::repr::Backend::Cells($s, $f) => $body,
+            $crate::repr::Backend::Masks($s, $f) => $body,
+            $crate::repr::Backend::Masks32($s, $f) => $body,
+            $crate::repr::Backend::Masks16($s, $f) => $body,
+            $crate::repr::Backend::Links(l, $f) if l.colors => {
+                let $s = &mut $crate::repr::links::Dlx::<true>(l);
+                $body
+            }
+            $crate::repr::Backend::Links(l, $f) => {
+                let $s = &mut $crate::repr::links::Dlx::<false>(l);
+                $body
+            }
+            $crate::repr::Backend::Empty | $crate::repr::Backend::Unbuilt(_) => $none,
+        }
+    };
+}
+pub(crate) use with_structure;
+
+impl Backend {
+    /// Builds the structure `engine` resolves to for `problem`.
+    pub fn new<L>(problem: &Problem<L>, engine: Engine) -> Backend {
+        match engine.resolve(problem) {
+            Engine::Bits => Backend::Bits(Bits::new(problem), Vec::new()),
+            Engine::Cells => Backend::Cells(Cells::new(problem), Vec::new()),
+            Engine::Masks => match masks::cell_bits(problem) {
+                32 => Backend::Masks16(Masks::new(problem), Vec::new()),
+                64 => Backend::Masks32(Masks::new(problem), Vec::new()),
+                _ => Backend::Masks(Masks::new(problem), Vec::new()),
+            },
+            _ => Backend::Links(Links::new(problem), Vec::new()),
+        }
+    }
+
+    /// The representation built, or to be built for `problem`.
+    pub fn engine<L>(&self, problem: &Problem<L>) -> Engine {
+        match self {
+            Backend::Unbuilt(engine) => engine.resolve(problem),
+            Backend::Bits(..) => Engine::Bits,
+            Backend::Cells(..) => Engine::Cells,
+            Backend::Masks(..) | Backend::Masks16(..) | Backend::Masks32(..) => Engine::Masks,
+            _ => Engine::Links,
+        }
+    }
+
+    /// [`fraction`] of the first `levels` frames.
+    pub fn fraction(&self, levels: usize) -> f64 {
+        match self {
+            Backend::Bits(_, f) => fraction(&f[..levels]),
+            Backend::Cells(_, f) => fraction(&f[..levels]),
+            Backend::Masks(_, f) | Backend::Masks32(_, f) | Backend::Masks16(_, f) => {
+                fraction(&f[..levels])
+            }
+            Backend::Links(_, f) => fraction(&f[..levels]),
+            Backend::Empty | Backend::Unbuilt(_) => fraction::<()>(&[]),
+        }
+    }
+}

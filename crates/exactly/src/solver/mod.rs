@@ -1,0 +1,609 @@
+//! The search: Knuth's Algorithm X, and Algorithm C for colors, on any of
+//! the representations of [`crate::repr`], as an explicit-stack loop that
+//! can stop and resume at any solution.
+//!
+//! This module holds the [`Solver`] and what it reports; the loop itself
+//! (steps C2–C8) and the walks that share its structure (probes,
+//! prefixes, branches) are in `search.rs`.
+
+use std::ops::ControlFlow;
+use std::time::Duration;
+
+use crate::budget::Budget;
+use crate::multi::Search;
+use crate::problem::{ItemId, OptionId, Problem};
+use crate::repr::{with_structure, Backend};
+
+pub use crate::budget::{Limits, Outcome, StopReason};
+pub(crate) use crate::repr::next_random;
+pub use crate::repr::Engine;
+
+mod search;
+
+/// The result of [`Solver::count`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Count {
+    /// Solutions found (all of them when `outcome` is complete).
+    pub solutions: u128,
+    /// Whether the count is exact or a lower bound.
+    pub outcome: Outcome,
+}
+
+/// Work done by a search, in Knuth's units.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Stats {
+    /// The representation that searched (never [`Engine::Auto`] once a
+    /// search has run).
+    pub engine: Engine,
+    /// Search-tree nodes, counting each solution as a node (as DLX1 does).
+    pub nodes: u64,
+    /// Link removals (each undone once more on backtracking); not counted
+    /// by [`Engine::Bits`].
+    pub updates: u64,
+    /// Solutions found.
+    pub solutions: u128,
+    /// The deepest level reached (number of options chosen).
+    pub max_depth: u32,
+    /// Time spent searching.
+    pub elapsed: Duration,
+}
+
+/// A progress report, delivered to [`Solver::on_progress`] callbacks.
+#[derive(Clone, Copy, Debug)]
+pub struct Progress {
+    /// Nodes so far.
+    pub nodes: u64,
+    /// Solutions so far.
+    pub solutions: u128,
+    /// Knuth's estimate of the fraction of the tree explored, in `[0, 1]`,
+    /// from the position (k of d) of the current choice at each level.
+    pub fraction: f64,
+    /// Current depth.
+    pub depth: u32,
+    /// Time since the search began.
+    pub elapsed: Duration,
+}
+
+/// One step of the search, for teaching traces ([`Solver::on_trace`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum TraceEvent {
+    /// At `level`, the search branches on `item`, which has `options` options left.
+    Choose {
+        /// Depth (0 at the root).
+        level: u32,
+        /// The item with the fewest options.
+        item: ItemId,
+        /// How many options can still cover it.
+        options: u32,
+    },
+    /// At `level`, option `option` is tried: the `k`-th of `d`.
+    Try {
+        /// Depth.
+        level: u32,
+        /// The option tried; its items are covered.
+        option: OptionId,
+        /// 1-based position among the item's options.
+        k: u32,
+        /// How many options the item had.
+        d: u32,
+    },
+    /// A solution was reached at `level`.
+    Solution {
+        /// Depth (the number of options in the solution).
+        level: u32,
+    },
+    /// All options of the item chosen at `level` are exhausted: back up.
+    Backtrack {
+        /// Depth.
+        level: u32,
+    },
+}
+
+/// What the search does at a node; see [`Solver::branch`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Branch {
+    /// Every primary item is covered: the node is a solution.
+    Solution,
+    /// The search branches on these options, in the order it tries them
+    /// (empty when the item it picked has none left).
+    Options(Vec<OptionId>),
+}
+
+/// Why [`Solver::restrict`] refused a prefix.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum PrefixError {
+    /// The solver has searched already.
+    #[error("the solver has already searched; restrict a new one")]
+    AlreadySearched,
+    /// The problem has multiplicities: its search
+    /// ([`MultiSolver`](crate::multi::MultiSolver)'s) has no prefixes.
+    #[error("a problem with multiplicities cannot be searched from a prefix")]
+    Multiplicities,
+    /// The option is not among those of the item branched on at `level`.
+    #[error("option #{} is not a choice at level {level}", option.index())]
+    NotAvailable {
+        /// 0-based level.
+        level: usize,
+        /// The option given.
+        option: OptionId,
+    },
+    /// The prefix continues past a solution.
+    #[error("the prefix goes past a solution at level {level}")]
+    TooLong {
+        /// 0-based level.
+        level: usize,
+    },
+}
+
+/// A solution: the chosen options, in the order the search chose them.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Solution {
+    options: Vec<OptionId>,
+}
+
+impl Solution {
+    /// A solution made of the given options.
+    pub fn new(options: Vec<OptionId>) -> Solution {
+        Solution { options }
+    }
+
+    /// The chosen options, in search order.
+    pub fn options(&self) -> &[OptionId] {
+        &self.options
+    }
+
+    /// The chosen options, sorted by id (a canonical form for comparing).
+    pub fn sorted(&self) -> Vec<OptionId> {
+        let mut v = self.options.clone();
+        v.sort_unstable();
+        v
+    }
+
+    /// The labels of the chosen options.
+    pub fn labels<'p, L>(&self, problem: &'p Problem<L>) -> Vec<&'p L> {
+        self.options.iter().map(|&o| problem.label(o)).collect()
+    }
+}
+
+/// Where a stopped search picks up again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Resume {
+    /// Enter the current level (C2).
+    Enter,
+    /// Back up from the current level (C8).
+    Backup,
+    /// The tree is exhausted.
+    Done,
+}
+
+/// How a search visits solutions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    /// Only the number matters: the last level is counted, not walked.
+    Count,
+    /// Every solution is handed to the visitor.
+    Visit,
+    /// Like `Visit`, and every node at the cutoff depth that is not a
+    /// solution is handed to the visitor as a frontier node, not entered.
+    Split,
+}
+
+type ProgressFn<'p> = Box<dyn FnMut(&Progress) + Send + 'p>;
+type TraceFn<'p> = Box<dyn FnMut(&TraceEvent) + Send + 'p>;
+
+/// Searches one problem. Create it, optionally set limits, a seed, progress or
+/// trace callbacks, then call [`count`](Solver::count),
+/// [`first`](Solver::first), [`for_each`](Solver::for_each) or
+/// [`solutions`](Solver::solutions).
+///
+/// A problem with multiplicities ([`Problem::has_multiplicities`]) is
+/// searched by Algorithm M, the search of
+/// [`MultiSolver`](crate::multi::MultiSolver), whatever the engine:
+/// counting, visiting, iterating, [`Solver::split`] (which then hands every
+/// solution over and no frontier) and the limits work as for exact covers,
+/// but seeds, [`Solver::forced_first`], progress and traces are ignored,
+/// [`Solver::restrict`] and [`Solver::assume`] fail with
+/// [`PrefixError::Multiplicities`], [`Solver::probe`] has no estimate
+/// (NaN) and [`Solver::branch`] reads every bound as `1:1`.
+///
+/// ```
+/// // `a` twice, `b` once, from {a}, {a b}, {a}, {b}.
+/// let p = exactly::format::parse_dlx("2|a b\na\na b\na\nb\n")?;
+/// assert_eq!(exactly::Solver::new(&p).count().solutions, 3);
+/// # Ok::<(), exactly::format::ParseError>(())
+/// ```
+///
+/// ```
+/// let p = exactly::Problem::from_names(
+///     &["a", "b", "c"],
+///     &[],
+///     [("ab", vec!["a", "b"]), ("c", vec!["c"]), ("a", vec!["a"]), ("bc", vec!["b", "c"])],
+/// )?;
+/// assert_eq!(exactly::Solver::new(&p).count().solutions, 2);
+/// let first = exactly::Solver::new(&p).first().unwrap().unwrap();
+/// assert_eq!(first.labels(&p), [&"ab", &"c"]);
+/// # Ok::<(), exactly::BuildError>(())
+/// ```
+pub struct Solver<'p, L = String> {
+    problem: &'p Problem<L>,
+    backend: Backend,
+    limits: Limits,
+    /// The node budget, the clock, the cancel flag and progress.
+    budget: Budget,
+    rng: Option<u64>,
+    /// `choice[l]`: the node of the option tried at level `l` (the frames,
+    /// one per level, are the structure's own, in `backend`).
+    choice: Vec<u32>,
+    level: usize,
+    /// The level the search may not back up past: 0, or the length of the
+    /// prefix given to [`Solver::restrict`].
+    floor: usize,
+    /// In split mode, the depth of the subproblems' roots.
+    cutoff: usize,
+    /// The branching scan stops at an item with at most this many options.
+    enough: u32,
+    resume: Resume,
+    stats: Stats,
+    progress: Option<ProgressFn<'p>>,
+    trace: Option<TraceFn<'p>>,
+    outcome: Option<Outcome>,
+    /// Whether the problem has multiplicities, and then Algorithm M's
+    /// search, built on first use, which runs instead of the backend's.
+    multi: bool,
+    multi_search: Option<Box<Search<'p, L>>>,
+}
+
+impl<'p, L> Solver<'p, L> {
+    /// A solver for `problem`, positioned at the root of the search tree.
+    pub fn new(problem: &'p Problem<L>) -> Solver<'p, L> {
+        Solver {
+            problem,
+            backend: Backend::Unbuilt(Engine::Auto),
+            limits: Limits::default(),
+            budget: Budget::default(),
+            rng: None,
+            choice: Vec::new(),
+            level: 0,
+            floor: 0,
+            cutoff: usize::MAX,
+            enough: 0,
+            resume: Resume::Enter,
+            stats: Stats::default(),
+            progress: None,
+            trace: None,
+            outcome: None,
+            multi: problem.has_multiplicities(),
+            multi_search: None,
+        }
+    }
+
+    /// Selects the representation (before the search starts; later calls
+    /// restart the search from the root).
+    pub fn engine(mut self, engine: Engine) -> Self {
+        self.backend = Backend::Unbuilt(engine);
+        self.level = 0;
+        self.floor = 0;
+        self.resume = Resume::Enter;
+        self.stats = Stats::default();
+        self.outcome = None;
+        self.multi_search = None;
+        self
+    }
+
+    /// Branches on the first item found with at most one option left
+    /// instead of scanning on for the leftmost item with the fewest: less
+    /// work per node where forced moves abound (sudoku), but the tree (and
+    /// the node count) no longer matches DLX1's. Solutions are the same.
+    /// Ignored by [`Solver::split`]. With [`Engine::Masks`] and no trace, the
+    /// structure takes forced moves itself; they count as nodes, so a node
+    /// budget may be overshot by the length of one such run.
+    ///
+    /// ```
+    /// let p = exactly::format::parse_dlx("a b c\na b\nc\na\nb c\n")?;
+    /// assert_eq!(exactly::Solver::new(&p).forced_first(true).count().solutions, 2);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn forced_first(mut self, on: bool) -> Self {
+        self.enough = u32::from(on);
+        self
+    }
+
+    /// Sets the budgets.
+    pub fn limits(mut self, limits: Limits) -> Self {
+        self.budget.set_limits(&limits);
+        self.limits = limits;
+        self
+    }
+
+    /// Breaks ties between equally constrained items at random (seeded,
+    /// so runs repeat); without a seed the leftmost item wins, as in DLX1.
+    pub fn seed(mut self, seed: u64) -> Self {
+        // splitmix64 so that small seeds give well-mixed states; never zero.
+        let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        self.rng = Some((z ^ (z >> 31)) | 1);
+        self
+    }
+
+    /// Calls `f` with a [`Progress`] report about every `interval` while searching.
+    pub fn on_progress(mut self, interval: Duration, f: impl FnMut(&Progress) + Send + 'p) -> Self {
+        self.budget.set_progress(interval);
+        self.progress = Some(Box::new(f));
+        self
+    }
+
+    /// Calls `f` at every step of the search (choose, try, solution, backtrack).
+    pub fn on_trace(mut self, f: impl FnMut(&TraceEvent) + Send + 'p) -> Self {
+        self.trace = Some(Box::new(f));
+        self
+    }
+
+    /// Moves the structure out (building it first if needed), leaving
+    /// `Backend::Empty` until it is put back.
+    fn take_backend(&mut self) -> Backend {
+        match std::mem::replace(&mut self.backend, Backend::Empty) {
+            Backend::Unbuilt(engine) => Backend::new(self.problem, engine),
+            built => built,
+        }
+    }
+
+    /// The representation in use.
+    pub fn engine_in_use(&self) -> Engine {
+        self.backend.engine(self.problem)
+    }
+
+    /// The problem being solved.
+    pub fn problem(&self) -> &'p Problem<L> {
+        self.problem
+    }
+
+    /// Work done so far.
+    pub fn stats(&self) -> &Stats {
+        &self.stats
+    }
+
+    /// How the last search call ended, if one has run.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    /// Knuth's estimate of the fraction of the tree explored so far.
+    pub fn fraction_done(&self) -> f64 {
+        if self.resume == Resume::Done {
+            return 1.0;
+        }
+        self.backend.fraction(self.level)
+    }
+
+    /// Counts the solutions, without storing them. The last level of the
+    /// search tree is counted rather than walked.
+    pub fn count(&mut self) -> Count {
+        let before = self.stats.solutions;
+        let outcome = self.run(Mode::Count, |_: &[OptionId], _| ControlFlow::Continue(()));
+        Count {
+            solutions: self.stats.solutions - before,
+            outcome,
+        }
+    }
+
+    /// The first solution: `Ok(None)` when there is none, `Err` when a budget
+    /// ran out before one was found.
+    pub fn first(&mut self) -> Result<Option<Solution>, StopReason> {
+        let mut found = None;
+        let outcome = self.for_each(|s| {
+            found = Some(s.clone());
+            ControlFlow::Break(())
+        });
+        match (found, outcome) {
+            (Some(s), _) => Ok(Some(s)),
+            (None, Outcome::Complete) => Ok(None),
+            (None, Outcome::Stopped(reason)) => Err(reason),
+        }
+    }
+
+    /// Hands each solution to `visit` until it returns `Break`, a budget runs
+    /// out, or the tree is exhausted. A later call resumes after the last
+    /// solution visited.
+    pub fn for_each(&mut self, mut visit: impl FnMut(&Solution) -> ControlFlow<()>) -> Outcome {
+        let mut buf = Solution {
+            options: Vec::new(),
+        };
+        self.run(Mode::Visit, |options, _| {
+            buf.options.clear();
+            buf.options.extend_from_slice(options);
+            visit(&buf)
+        })
+    }
+
+    /// All solutions, lazily: each `next()` resumes the search. After the
+    /// iterator ends, [`Solver::outcome`] tells whether it was exhaustive.
+    pub fn solutions(&mut self) -> Solutions<'_, 'p, L> {
+        Solutions { solver: self }
+    }
+
+    /// Splits the tree below the current node at `depth` levels further
+    /// down: `frontier` gets the prefix (options from the root) of every node
+    /// at that depth that is not a solution; `solution` gets every solution
+    /// above it. Returns how the walk ended; the nodes above the cutoff are
+    /// counted in [`Stats`], the frontier nodes themselves are not (their
+    /// subproblems count them).
+    pub fn split(
+        &mut self,
+        depth: usize,
+        mut frontier: impl FnMut(&[OptionId]),
+        mut solution: impl FnMut(&[OptionId]),
+    ) -> Outcome {
+        self.cutoff = self.floor.saturating_add(depth);
+        let outcome = self.run(Mode::Split, |options, is_frontier| {
+            if is_frontier {
+                frontier(options);
+            } else {
+                solution(options);
+            }
+            ControlFlow::Continue(())
+        });
+        self.cutoff = usize::MAX;
+        outcome
+    }
+
+    /// Returns the solver to the root, before any search or restriction,
+    /// undoing whatever the structure still holds. Statistics start again.
+    pub fn reset(&mut self) {
+        let mut backend = self.take_backend();
+        with_structure!(&mut backend, (s, f) => self.unwind(s, f), _ => {});
+        self.backend = backend;
+        self.level = 0;
+        self.floor = 0;
+        self.resume = Resume::Enter;
+        self.stats = Stats::default();
+        self.budget.restart();
+        self.outcome = None;
+        self.multi_search = None;
+    }
+
+    /// One of Knuth's random probes from the current node: walks down,
+    /// choosing uniformly among the options at each level, and returns the
+    /// estimates `(nodes, solutions)` of the subtree (each the product of
+    /// the branching degrees seen, summed over the levels for nodes). The
+    /// solver is left as it was. `rng` is a xorshift state (not zero).
+    pub fn probe(&mut self, rng: &mut u64) -> (f64, f64) {
+        let (nodes, solutions, _) = self.probe_steps(rng);
+        (nodes, solutions)
+    }
+
+    /// [`Solver::probe`], with the number of nodes the probe visited (its
+    /// depth plus one) last.
+    pub(crate) fn probe_steps(&mut self, rng: &mut u64) -> (f64, f64, u64) {
+        if self.multi {
+            return (f64::NAN, f64::NAN, 1);
+        }
+        let mut backend = self.take_backend();
+        let result =
+            with_structure!(&mut backend, (s, _f) => Self::probe_at(s, rng), _ => (0.0, 0.0, 0));
+        self.backend = backend;
+        result
+    }
+
+    /// Moves the search to the node reached from the root by choosing
+    /// `prefix` in order (each option must be one of the options of the item
+    /// branched on at its level) and confines it to that subtree: counting,
+    /// visiting or iterating then covers exactly the solutions that extend
+    /// the prefix. Call it on a solver that has not searched yet. The nodes
+    /// on the way down are not counted in [`Stats`].
+    ///
+    /// ```
+    /// use exactly::{OptionId, Solver};
+    /// let p = exactly::format::parse_dlx("a b\na b\na\nb\n")?;
+    /// let mut s = Solver::new(&p);
+    /// s.restrict(&[OptionId::new(1)])?; // item a is branched on first
+    /// assert_eq!(s.count().solutions, 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn restrict(&mut self, prefix: &[OptionId]) -> Result<(), PrefixError> {
+        if self.multi {
+            return Err(PrefixError::Multiplicities);
+        }
+        if self.stats.nodes > 0 || self.level > 0 {
+            return Err(PrefixError::AlreadySearched);
+        }
+        let mut backend = self.take_backend();
+        let result =
+            with_structure!(&mut backend, (s, f) => self.descend(s, f, prefix), _ => Ok(()));
+        self.backend = backend;
+        if result.is_err() {
+            // Levels already entered cannot be trusted: nothing is left to search.
+            self.resume = Resume::Done;
+        }
+        result
+    }
+
+    /// Commits `options` before the search, in order, as if they had been
+    /// chosen on the way down from the current node (the root, or where
+    /// [`Solver::restrict`] or an earlier call left the solver): their items
+    /// are covered and every option that shares one is removed, so the
+    /// search sees only what is left. Solutions then include these options.
+    /// Call it before searching; [`Solver::reset`] undoes it. The search
+    /// structure is reused, so solving many related problems (a puzzle's
+    /// givens on one grid) costs no rebuilding.
+    ///
+    /// Fails with [`PrefixError::NotAvailable`] when an option clashes with
+    /// one committed before it; nothing is left to search then.
+    ///
+    /// ```
+    /// use exactly::{OptionId, Solver};
+    /// let p = exactly::format::parse_dlx("a b c\na b\nc\na\nb c\n")?;
+    /// let mut s = Solver::new(&p);
+    /// s.assume(&[OptionId::new(3)])?; // "b c"
+    /// assert_eq!(s.count().solutions, 1);
+    /// s.reset();
+    /// assert_eq!(s.count().solutions, 2);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn assume(&mut self, options: &[OptionId]) -> Result<(), PrefixError> {
+        if self.multi {
+            return Err(PrefixError::Multiplicities);
+        }
+        if self.stats.nodes > 0 || self.level != self.floor || self.resume != Resume::Enter {
+            return Err(PrefixError::AlreadySearched);
+        }
+        let problem = self.problem;
+        let mut backend = self.take_backend();
+        let result = with_structure!(&mut backend, (s, f) => self.commit_all(s, f, problem, options), _ => Ok(()));
+        self.backend = backend;
+        if result.is_err() {
+            self.resume = Resume::Done;
+        }
+        result
+    }
+
+    /// What the search would do at the current node (the root, or the node
+    /// [`Solver::restrict`] moved to), leaving the solver as it was: the
+    /// node is a solution, or it branches on an item with these options
+    /// (none: a dead end).
+    ///
+    /// ```
+    /// use exactly::{Branch, OptionId, Solver};
+    /// let p = exactly::format::parse_dlx("a b\na b\na\nb\n")?;
+    /// let branch = Solver::new(&p).branch();
+    /// assert_eq!(branch, Branch::Options(vec![OptionId::new(0), OptionId::new(1)]));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn branch(&mut self) -> Branch {
+        let mut backend = self.take_backend();
+        let branch = with_structure!(
+            &mut backend,
+            (s, _f) => Self::branch_at(s),
+            _ => Branch::Options(Vec::new())
+        );
+        self.backend = backend;
+        branch
+    }
+}
+
+/// Iterator over solutions; see [`Solver::solutions`].
+pub struct Solutions<'s, 'p, L> {
+    solver: &'s mut Solver<'p, L>,
+}
+
+impl<L> Iterator for Solutions<'_, '_, L> {
+    type Item = Solution;
+
+    fn next(&mut self) -> Option<Solution> {
+        let mut found = None;
+        let outcome = self.solver.for_each(|s| {
+            found = Some(s.clone());
+            ControlFlow::Break(())
+        });
+        if found.is_some() {
+            // Stopping to hand over a solution is not an early stop.
+            self.solver.outcome = None;
+        } else {
+            self.solver.outcome = Some(outcome);
+        }
+        found
+    }
+}

@@ -1,0 +1,486 @@
+//! The search loop (Algorithm X/C, steps C2–C8, with an explicit stack),
+//! generic over the representation, and the walks that share its
+//! structure: probes, prefixes, the branch at a node.
+
+use std::ops::ControlFlow;
+
+use super::{Branch, Mode, PrefixError, Progress, Resume, Solver, Stats, TraceEvent};
+use crate::budget::{Budget, Outcome, StopReason};
+use crate::multi::{Search, Visit};
+use crate::problem::{OptionId, Problem};
+use crate::repr::links::Dlx;
+use crate::repr::{fraction, next_random, Backend, Frame, Structure};
+
+impl<'p, L> Solver<'p, L> {
+    pub(super) fn unwind<S: Structure>(&mut self, st: &mut S, frames: &mut [Frame<S::Level>]) {
+        // Levels below `level` hold a covered item and a committed option,
+        // except after a complete search, when those at or above the floor
+        // have been undone already.
+        let active = if self.resume == Resume::Done {
+            self.floor
+        } else {
+            self.level
+        };
+        for frame in frames[..active].iter_mut().rev() {
+            st.leave(frame);
+        }
+    }
+
+    pub(super) fn probe_at<S: Structure>(st: &mut S, rng: &mut u64) -> (f64, f64, u64) {
+        let mut frames: Vec<Frame<S::Level>> = Vec::new();
+        let mut weight = 1.0;
+        let mut nodes = 1.0;
+        let solutions = loop {
+            if st.primaries_left() == 0 {
+                break weight;
+            }
+            let i = st.choose(&mut None, 0);
+            let d = st.len(i);
+            if d == 0 {
+                break 0.0;
+            }
+            let mut frame = Frame::new(i, d);
+            st.enter(&mut frame);
+            let pick = next_random(rng) % u64::from(d);
+            for _ in 0..=pick {
+                st.next_option(&mut frame);
+            }
+            frames.push(frame);
+            weight *= f64::from(d);
+            nodes += weight;
+        };
+        for frame in frames.iter_mut().rev() {
+            st.leave(frame);
+        }
+        (nodes, solutions, frames.len() as u64 + 1)
+    }
+
+    pub(super) fn commit_all<S: Structure>(
+        &mut self,
+        st: &mut S,
+        frames: &mut Vec<Frame<S::Level>>,
+        problem: &Problem<L>,
+        options: &[OptionId],
+    ) -> Result<(), PrefixError> {
+        for &option in options {
+            let l = self.level;
+            let item = problem
+                .option(option)
+                .iter()
+                .map(|e| e.item)
+                .find(|&i| problem.item_kind(i) == crate::ItemKind::Primary);
+            frames.truncate(l);
+            self.choice.truncate(l);
+            frames.push(Frame::default());
+            self.choice.push(0);
+            let node = item.and_then(|i| st.assume(&mut frames[l], i, option));
+            let Some(x) = node else {
+                frames.truncate(l);
+                self.choice.truncate(l);
+                return Err(PrefixError::NotAvailable { level: l, option });
+            };
+            self.choice[l] = x;
+            self.level = l + 1;
+            self.floor = self.level;
+        }
+        Ok(())
+    }
+
+    pub(super) fn descend<S: Structure>(
+        &mut self,
+        st: &mut S,
+        frames: &mut Vec<Frame<S::Level>>,
+        prefix: &[OptionId],
+    ) -> Result<(), PrefixError> {
+        for (l, &target) in prefix.iter().enumerate() {
+            if st.primaries_left() == 0 {
+                return Err(PrefixError::TooLong { level: l });
+            }
+            let i = st.choose(&mut None, 0);
+            let frame = Frame::new(i, st.len(i));
+            // After a reset the stacks still hold the last search's levels.
+            frames.truncate(l);
+            self.choice.truncate(l);
+            frames.push(frame);
+            self.choice.push(0);
+            st.enter(&mut frames[l]);
+            loop {
+                match st.next_option(&mut frames[l]) {
+                    None => {
+                        return Err(PrefixError::NotAvailable {
+                            level: l,
+                            option: target,
+                        })
+                    }
+                    Some(x) if st.option_of(x) == target => {
+                        self.choice[l] = x;
+                        break;
+                    }
+                    Some(_) => {}
+                }
+            }
+            self.level = l + 1;
+        }
+        self.floor = prefix.len();
+        Ok(())
+    }
+
+    pub(super) fn branch_at<S: Structure>(st: &mut S) -> Branch {
+        if st.primaries_left() == 0 {
+            return Branch::Solution;
+        }
+        let i = st.choose(&mut None, 0);
+        let mut frame = Frame::<S::Level>::new(i, st.len(i));
+        st.enter(&mut frame);
+        let mut options = Vec::with_capacity(frame.d as usize);
+        while let Some(x) = st.next_option(&mut frame) {
+            options.push(st.option_of(x));
+        }
+        Branch::Options(options)
+    }
+
+    /// Returns the elapsed time and stops with `reason`.
+    fn stop(&mut self, reason: StopReason) -> Outcome {
+        let outcome = Outcome::Stopped(reason);
+        self.outcome = Some(outcome);
+        outcome
+    }
+
+    /// The checks due every [`crate::budget::CHECK_INTERVAL`] nodes: the
+    /// cancel flag, the clock, and a progress report from `frames`.
+    fn check_budgets<T>(&mut self, frames: &[Frame<T>]) -> Option<StopReason> {
+        match self.budget.poll() {
+            Err(reason) => Some(reason),
+            Ok(None) => None,
+            Ok(Some(elapsed)) => {
+                let report = Progress {
+                    nodes: self.stats.nodes,
+                    solutions: self.stats.solutions,
+                    fraction: fraction(&frames[..self.level]),
+                    depth: self.level as u32,
+                    elapsed,
+                };
+                if let Some(f) = &mut self.progress {
+                    f(&report);
+                }
+                None
+            }
+        }
+    }
+
+    fn emit(&mut self, event: TraceEvent) {
+        if let Some(f) = &mut self.trace {
+            f(&event);
+        }
+    }
+
+    pub(super) fn run(
+        &mut self,
+        mode: Mode,
+        visit: impl FnMut(&[OptionId], bool) -> ControlFlow<()>,
+    ) -> Outcome {
+        if self.resume == Resume::Done {
+            return self.outcome.unwrap_or(Outcome::Complete);
+        }
+        if self.multi {
+            return self.run_multi(visit);
+        }
+        self.budget.start();
+        // The structure is moved out while the loop runs so that the loop can
+        // borrow the rest of the solver freely.
+        let mut backend = self.take_backend();
+        let outcome = match &mut backend {
+            Backend::Bits(b, f) => self.search_popcnt(b, f, mode, visit),
+            Backend::Cells(c, f) => self.search(c, f, mode, visit),
+            Backend::Masks(m, f) => self.search_avx2(m, f, mode, visit),
+            Backend::Masks32(m, f) => self.search_avx2(m, f, mode, visit),
+            Backend::Masks16(m, f) => self.search_avx2(m, f, mode, visit),
+            Backend::Links(l, f) if l.colors => self.search(&mut Dlx::<true>(l), f, mode, visit),
+            Backend::Links(l, f) => self.search(&mut Dlx::<false>(l), f, mode, visit),
+            Backend::Empty | Backend::Unbuilt(_) => Outcome::Complete,
+        };
+        self.backend = backend;
+        self.stats.elapsed = self.budget.elapsed();
+        self.stats.engine = self.engine_in_use();
+        self.outcome = Some(outcome);
+        outcome
+    }
+
+    /// [`Solver::run`] on a problem with multiplicities: Algorithm M's
+    /// search, resumed where the last call stopped. Every solution is
+    /// handed to `visit` (none is a frontier node).
+    fn run_multi(
+        &mut self,
+        mut visit: impl FnMut(&[OptionId], bool) -> ControlFlow<()>,
+    ) -> Outcome {
+        if self
+            .limits
+            .solutions
+            .is_some_and(|n| self.stats.solutions >= n)
+        {
+            return self.stop(StopReason::SolutionLimit);
+        }
+        let problem = self.problem;
+        let engine = self.engine_in_use();
+        let search = self
+            .multi_search
+            .get_or_insert_with(|| Box::new(Search::new(problem, false)));
+        search.set_limits(self.limits.clone());
+        let outcome = search.resume(|options, _| match visit(options, false) {
+            ControlFlow::Continue(()) => Visit::Continue(None),
+            ControlFlow::Break(()) => Visit::Stop,
+        });
+        self.stats = Stats {
+            engine,
+            ..search.stats
+        };
+        if outcome == Outcome::Complete {
+            self.resume = Resume::Done;
+        }
+        self.outcome = Some(outcome);
+        outcome
+    }
+
+    /// [`Solver::search`], compiled with `popcnt` when the processor has it
+    /// ([`crate::unchecked::has_popcnt`]).
+    #[inline(always)]
+    fn search_popcnt<S: Structure>(
+        &mut self,
+        st: &mut S,
+        frames: &mut Vec<Frame<S::Level>>,
+        mode: Mode,
+        visit: impl FnMut(&[OptionId], bool) -> ControlFlow<()>,
+    ) -> Outcome {
+        #[cfg(target_arch = "x86_64")]
+        if crate::unchecked::has_popcnt() {
+            #[target_feature(enable = "popcnt")]
+            fn run<L, S: Structure>(
+                solver: &mut Solver<'_, L>,
+                st: &mut S,
+                frames: &mut Vec<Frame<S::Level>>,
+                mode: Mode,
+                visit: impl FnMut(&[OptionId], bool) -> ControlFlow<()>,
+            ) -> Outcome {
+                solver.search(st, frames, mode, visit)
+            }
+            // SAFETY: the processor was just found to have the feature
+            // `run` is compiled with.
+            #[allow(unsafe_code)]
+            return unsafe { run(self, st, frames, mode, visit) };
+        }
+        self.search(st, frames, mode, visit)
+    }
+
+    /// [`Solver::search`], compiled with AVX2 and the bit-manipulation
+    /// instructions when the processor has them
+    /// ([`crate::unchecked::has_avx2`]).
+    /// PERF: `search` is inlined into a function with the features rather
+    /// than called from a closure there: once the closure was left out of
+    /// line (one codegen unit), the search ran without the features, and
+    /// item masks took 1,100 ns a node instead of 600 (`examples/count` on
+    /// a hard 25x25 sudoku).
+    #[inline(always)]
+    fn search_avx2<S: Structure>(
+        &mut self,
+        st: &mut S,
+        frames: &mut Vec<Frame<S::Level>>,
+        mode: Mode,
+        visit: impl FnMut(&[OptionId], bool) -> ControlFlow<()>,
+    ) -> Outcome {
+        #[cfg(target_arch = "x86_64")]
+        if crate::unchecked::has_avx2() {
+            #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
+            fn run<L, S: Structure>(
+                solver: &mut Solver<'_, L>,
+                st: &mut S,
+                frames: &mut Vec<Frame<S::Level>>,
+                mode: Mode,
+                visit: impl FnMut(&[OptionId], bool) -> ControlFlow<()>,
+            ) -> Outcome {
+                solver.search(st, frames, mode, visit)
+            }
+            // SAFETY: the processor was just found to have every feature
+            // `run` is compiled with.
+            #[allow(unsafe_code)]
+            return unsafe { run(self, st, frames, mode, visit) };
+        }
+        self.search(st, frames, mode, visit)
+    }
+
+    /// The search loop (Algorithm X/C, steps C2–C8, with an explicit stack).
+    /// Always inlined, so that the functions compiled with more
+    /// instructions ([`Solver::search_avx2`]) compile it with them.
+    #[inline(always)]
+    fn search<S: Structure>(
+        &mut self,
+        st: &mut S,
+        frames: &mut Vec<Frame<S::Level>>,
+        mode: Mode,
+        mut visit: impl FnMut(&[OptionId], bool) -> ControlFlow<()>,
+    ) -> Outcome {
+        #[derive(Clone, Copy)]
+        enum Step {
+            Enter,
+            Try,
+            Backup,
+        }
+        let tracing = self.trace.is_some();
+        // Splitting needs DLX1's rule, so that prefixes replay.
+        let enough = if mode == Mode::Split { 0 } else { self.enough };
+        // Forced moves taken inside the structure skip the loop's per-node
+        // work; a trace or a split must see every level.
+        // PERF: top95 (bench/sudoku, first solution): 85% of the nodes are
+        // forced.
+        st.set_chain(enough >= 1 && !tracing);
+        let node_limit = self.budget.nodes;
+        let solution_limit = self.limits.solutions.unwrap_or(u128::MAX);
+        if self.stats.solutions >= solution_limit {
+            return self.stop(StopReason::SolutionLimit);
+        }
+        let mut step = match self.resume {
+            Resume::Enter => Step::Enter,
+            Resume::Backup => Step::Backup,
+            Resume::Done => return Outcome::Complete,
+        };
+        st.set_updates(self.stats.updates);
+        let mut buf = Vec::new();
+        let outcome = loop {
+            match step {
+                // C2: enter a level.
+                Step::Enter => {
+                    if self.stats.nodes >= node_limit {
+                        self.resume = Resume::Enter;
+                        break self.stop(StopReason::NodeLimit);
+                    }
+                    self.stats.nodes += 1;
+                    if Budget::is_due(self.stats.nodes) {
+                        if let Some(reason) = self.check_budgets(frames) {
+                            self.stats.nodes -= 1;
+                            self.resume = Resume::Enter;
+                            break self.stop(reason);
+                        }
+                    }
+                    let l = self.level;
+                    if l as u32 > self.stats.max_depth {
+                        self.stats.max_depth = l as u32;
+                    }
+                    let left = st.primaries_left();
+                    if left == 0 {
+                        self.stats.solutions += 1;
+                        if tracing {
+                            self.emit(TraceEvent::Solution { level: l as u32 });
+                        }
+                        if mode != Mode::Count {
+                            buf.clear();
+                            st.solution(&self.choice[..l], &mut buf);
+                            if visit(&buf, false).is_break() {
+                                self.resume = Resume::Backup;
+                                break self.stop(StopReason::Caller);
+                            }
+                        }
+                        if self.stats.solutions >= solution_limit {
+                            self.resume = Resume::Backup;
+                            break self.stop(StopReason::SolutionLimit);
+                        }
+                        step = Step::Backup;
+                        continue;
+                    }
+                    if mode == Mode::Split && l == self.cutoff {
+                        // A subproblem's root: counted by whoever solves it.
+                        self.stats.nodes -= 1;
+                        buf.clear();
+                        buf.extend(self.choice[..l].iter().map(|&x| st.option_of(x)));
+                        if visit(&buf, true).is_break() {
+                            self.resume = Resume::Backup;
+                            break self.stop(StopReason::Caller);
+                        }
+                        step = Step::Backup;
+                        continue;
+                    }
+                    // C3: choose the item with the fewest options.
+                    let i = st.choose(&mut self.rng, enough);
+                    let d = st.len(i);
+                    if tracing {
+                        let item = st.item_id(i);
+                        self.emit(TraceEvent::Choose {
+                            level: l as u32,
+                            item,
+                            options: d,
+                        });
+                    }
+                    if mode == Mode::Count
+                        && !tracing
+                        && left == 1
+                        && self.stats.solutions.saturating_add(d as u128) < solution_limit
+                    {
+                        // Only one primary item is left: each of its remaining
+                        // options completes a solution, which DLX1 would count
+                        // as a node of its own.
+                        self.stats.solutions += d as u128;
+                        self.stats.nodes += d as u64;
+                        if d > 0 && l as u32 + 1 > self.stats.max_depth {
+                            self.stats.max_depth = l as u32 + 1;
+                        }
+                        step = Step::Backup;
+                        continue;
+                    }
+                    // C4: cover it.
+                    if frames.len() == l {
+                        frames.push(Frame::default());
+                        self.choice.push(0);
+                    }
+                    let frame = &mut frames[l];
+                    *frame = Frame::new(i, d);
+                    st.enter(frame);
+                    step = Step::Try;
+                }
+                // C5 (with C6 for the option before): try the next option.
+                Step::Try => {
+                    let l = self.level;
+                    match st.next_option(&mut frames[l]) {
+                        None => {
+                            // C7: all options tried; the item is uncovered.
+                            if tracing {
+                                self.emit(TraceEvent::Backtrack { level: l as u32 });
+                            }
+                            step = Step::Backup;
+                        }
+                        Some(x) => {
+                            self.choice[l] = x;
+                            self.stats.nodes += st.chained();
+                            if tracing {
+                                let Frame { k, d, .. } = frames[l];
+                                let option = st.option_of(x);
+                                self.emit(TraceEvent::Try {
+                                    level: l as u32,
+                                    option,
+                                    k,
+                                    d,
+                                });
+                            }
+                            self.level += 1;
+                            step = Step::Enter;
+                        }
+                    }
+                }
+                // C8: leave this level; the level above tries its next option.
+                Step::Backup => {
+                    if cfg!(feature = "debug-checks") {
+                        if let Err(e) = st.debug_check() {
+                            panic!("search structure broken at level {}: {e}", self.level);
+                        }
+                    }
+                    if self.level == self.floor {
+                        self.resume = Resume::Done;
+                        break Outcome::Complete;
+                    }
+                    self.level -= 1;
+                    step = Step::Try;
+                }
+            }
+        };
+        self.stats.updates = st.updates();
+        st.set_chain(false);
+        outcome
+    }
+}

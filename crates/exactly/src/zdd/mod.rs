@@ -1,0 +1,496 @@
+//! A zero-suppressed decision diagram (ZDD) of every solution, in the manner
+//! of Knuth's DLX6.
+//!
+//! ## Overview
+//!
+//! Some problems have far too many solutions to list. The search that lists
+//! them meets the same subproblem again and again: two partial solutions that
+//! leave the same items to cover, with the same secondary items still open
+//! in the same colors, have the same completions. [`ZddBuilder`] searches as
+//! Algorithm C does (dancing links, the item with the fewest options first)
+//! but memoises each subproblem by its *signature* and records the result as
+//! a node of a diagram instead of a list of solutions. The diagram can be far
+//! smaller than the list, and counting, sampling, optimising and listing then
+//! run on it.
+//!
+//! ## The diagram
+//!
+//! Node references are `u32`: `0` is ⊥ (no solution), `1` is ⊤ (the empty
+//! solution), and `k ≥ 2` is node `k - 2` of [`Zdd::nodes`]. A node
+//! `(option, lo, hi)` stands for the family `lo ∪ {s ∪ {option} : s ∈ hi}`.
+//! Children are always created before their parents, so a node's `lo` and
+//! `hi` are smaller than its own reference: one pass in index order computes
+//! anything bottom-up. As in DLX6, the diagram is not ordered by option
+//! number; every path from the root to ⊤ is one solution, each solution on
+//! exactly one path.
+//!
+//! ## Signatures
+//!
+//! A signature has one bit per primary item (still to be covered or not)
+//! and, for each secondary item that some active option still uses, a code:
+//! 1 when no chosen option has colored it, `2 + c` when it was purified to
+//! color `c`. Two states with the same signature have the same active
+//! options, hence the same completions.
+//!
+//! ## Examples
+//!
+//! ```
+//! let problem = exactly::format::parse_dlx("a b c\na b\nc\na\nb c\na b c\n")?;
+//! let zdd = exactly::zdd::ZddBuilder::new(&problem).build()?;
+//! assert_eq!(zdd.count_u128(), Some(3));
+//! let all: Vec<Vec<usize>> = zdd
+//!     .solutions()
+//!     .map(|s| {
+//!         let mut s: Vec<usize> = s.iter().map(|o| o.index()).collect();
+//!         s.sort();
+//!         s
+//!     })
+//!     .collect();
+//! assert_eq!(all.len(), 3);
+//! assert!(all.contains(&vec![0, 1]));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::cmp::Ordering;
+use std::io::{self, Write};
+
+use num_bigint::BigUint;
+
+use crate::budget::{Limits, StopReason};
+use crate::problem::{ItemKind, OptionId, Problem};
+
+mod build;
+use build::{Dance, Run};
+
+/// ⊥: the empty family.
+pub const BOTTOM: u32 = 0;
+/// ⊤: the family holding only the empty solution.
+pub const TOP: u32 = 1;
+
+/// One node of a [`Zdd`]: the option it decides and its two children.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ZddNode {
+    /// The option taken on the `hi` branch.
+    pub option: OptionId,
+    /// The solutions without this option (a node reference).
+    pub lo: u32,
+    /// The rest of the solutions with this option (a node reference).
+    pub hi: u32,
+}
+
+/// Statistics of a build.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ZddStats {
+    /// Search nodes entered (cache hits and solutions included, as DLX6
+    /// counts them).
+    pub nodes: u64,
+    /// Subproblems memoised.
+    pub memos: u64,
+    /// Subproblems answered from the memo.
+    pub hits: u64,
+    /// Bytes held by the memo and the diagram at the end (an estimate).
+    pub bytes: u64,
+}
+
+/// Why a build gave no diagram.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ZddError {
+    /// A budget ran out; nothing partial is returned.
+    #[error("stopped early: {reason} (after {} search nodes, {} diagram nodes)", stats.nodes, diagram_nodes)]
+    Stopped {
+        /// Which budget.
+        reason: StopReason,
+        /// The work done by then.
+        stats: ZddStats,
+        /// Diagram nodes made by then.
+        diagram_nodes: usize,
+    },
+    /// The memo and the diagram outgrew the memory budget.
+    #[error("the diagram and its memo need more than {limit} bytes (the memory budget)")]
+    Memory {
+        /// The budget in bytes.
+        limit: u64,
+        /// The work done by then.
+        stats: ZddStats,
+    },
+    /// The diagram outgrew `u32` node references.
+    #[error("more than {} diagram nodes", u32::MAX - 2)]
+    TooManyNodes,
+    /// Primary items with multiplicities other than 1 are not handled.
+    #[error("primary item '{0}' has a multiplicity other than 1; diagrams are built for exact covers with colors only")]
+    Multiplicities(String),
+}
+
+/// Builds the [`Zdd`] of every solution of a problem.
+#[derive(Debug)]
+pub struct ZddBuilder<'a, L> {
+    problem: &'a Problem<L>,
+    limits: Limits,
+    max_bytes: Option<u64>,
+}
+
+impl<'a, L> ZddBuilder<'a, L> {
+    /// A builder for `problem`, with no budget.
+    pub fn new(problem: &'a Problem<L>) -> Self {
+        ZddBuilder {
+            problem,
+            limits: Limits::default(),
+            max_bytes: None,
+        }
+    }
+
+    /// Budgets in search nodes, time and a cancel flag (a solution budget is
+    /// ignored: a diagram holds all solutions or none).
+    pub fn limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// A budget in bytes for the memo and the diagram together.
+    pub fn max_bytes(mut self, bytes: u64) -> Self {
+        self.max_bytes = Some(bytes);
+        self
+    }
+
+    /// Runs the search. Either the whole diagram or an error: a build that
+    /// runs out of budget never returns a partial diagram.
+    pub fn build(self) -> Result<Zdd, ZddError> {
+        let p = self.problem;
+        for item in p.item_ids() {
+            if p.item_kind(item) == ItemKind::Primary && p.item_bounds(item) != (1, 1) {
+                return Err(ZddError::Multiplicities(p.item_name(item).to_string()));
+            }
+        }
+        let mut dance = Dance::new(p);
+        let mut run = Run::new(&mut dance, &self.limits, self.max_bytes);
+        let root = run.search()?;
+        let stats = run.stats;
+        let nodes = std::mem::take(&mut run.zdd);
+        Ok(Zdd {
+            nodes,
+            root,
+            num_options: p.num_options(),
+            stats,
+        })
+    }
+}
+
+/// A diagram of every solution; see the [module docs](self).
+#[derive(Clone, Debug)]
+pub struct Zdd {
+    nodes: Vec<ZddNode>,
+    root: u32,
+    num_options: usize,
+    stats: ZddStats,
+}
+
+impl Zdd {
+    /// The root reference.
+    pub fn root(&self) -> u32 {
+        self.root
+    }
+
+    /// The nodes, in creation order (node `k` has reference `k + 2`).
+    pub fn nodes(&self) -> &[ZddNode] {
+        &self.nodes
+    }
+
+    /// The number of nodes, terminals not counted.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// True when the diagram has no node (no solution, or only the empty one).
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// The number of options of the problem it was built from.
+    pub fn num_options(&self) -> usize {
+        self.num_options
+    }
+
+    /// The build's statistics.
+    pub fn stats(&self) -> ZddStats {
+        self.stats
+    }
+
+    fn node(&self, r: u32) -> ZddNode {
+        self.nodes[r as usize - 2]
+    }
+
+    /// The number of solutions below every reference, or `None` when some
+    /// count passes `u128`.
+    fn counts_u128(&self) -> Option<Vec<u128>> {
+        let mut counts: Vec<u128> = Vec::with_capacity(self.nodes.len() + 2);
+        counts.extend([0, 1]);
+        for n in &self.nodes {
+            let c = counts[n.lo as usize].checked_add(counts[n.hi as usize])?;
+            counts.push(c);
+        }
+        Some(counts)
+    }
+
+    fn counts_big(&self) -> Vec<BigUint> {
+        let mut counts: Vec<BigUint> = Vec::with_capacity(self.nodes.len() + 2);
+        counts.extend([BigUint::from(0u32), BigUint::from(1u32)]);
+        for n in &self.nodes {
+            let c = &counts[n.lo as usize] + &counts[n.hi as usize];
+            counts.push(c);
+        }
+        counts
+    }
+
+    /// The number of solutions, if it fits in a `u128`.
+    pub fn count_u128(&self) -> Option<u128> {
+        self.counts_u128().map(|c| c[self.root as usize])
+    }
+
+    /// The number of solutions, however large.
+    pub fn count(&self) -> BigUint {
+        match self.count_u128() {
+            Some(c) => BigUint::from(c),
+            None => self.counts_big().swap_remove(self.root as usize),
+        }
+    }
+
+    /// Every solution, read off the diagram (each once, in no set order).
+    pub fn solutions(&self) -> ZddSolutions<'_> {
+        ZddSolutions {
+            zdd: self,
+            stack: vec![(self.root, 0)],
+            path: Vec::new(),
+        }
+    }
+
+    /// A solution drawn uniformly at random (every solution equally likely),
+    /// from a seeded generator; `None` when there is no solution.
+    pub fn sample(&self, rng: &mut ZddRng) -> Option<Vec<OptionId>> {
+        if self.root == BOTTOM {
+            return None;
+        }
+        let mut out = Vec::new();
+        let mut r = self.root;
+        match self.counts_u128() {
+            Some(counts) => {
+                let mut x = rng.below_u128(counts[r as usize]);
+                while r >= 2 {
+                    let n = self.node(r);
+                    let lo = counts[n.lo as usize];
+                    if x < lo {
+                        r = n.lo;
+                    } else {
+                        x -= lo;
+                        out.push(n.option);
+                        r = n.hi;
+                    }
+                }
+            }
+            None => {
+                let counts = self.counts_big();
+                let mut x = rng.below_big(&counts[r as usize]);
+                while r >= 2 {
+                    let n = self.node(r);
+                    let lo = &counts[n.lo as usize];
+                    if &x < lo {
+                        r = n.lo;
+                    } else {
+                        x -= lo;
+                        out.push(n.option);
+                        r = n.hi;
+                    }
+                }
+            }
+        }
+        debug_assert_eq!(r, TOP);
+        Some(out)
+    }
+
+    /// The smallest and the largest total weight over all solutions, each
+    /// with one solution that attains it (`weight(option)` for each option
+    /// taken); `None` when there is no solution.
+    pub fn min_max(&self, weight: impl Fn(OptionId) -> i64) -> Option<(Extreme, Extreme)> {
+        if self.root == BOTTOM {
+            return None;
+        }
+        Some((
+            self.extreme(&weight, Ordering::Less),
+            self.extreme(&weight, Ordering::Greater),
+        ))
+    }
+
+    fn extreme(&self, weight: &impl Fn(OptionId) -> i64, better: Ordering) -> Extreme {
+        // best[r]: the best total below r (None for ⊥), and whether the
+        // best takes the node's option.
+        let mut best: Vec<Option<i128>> = Vec::with_capacity(self.nodes.len() + 2);
+        let mut take: Vec<bool> = Vec::with_capacity(self.nodes.len() + 2);
+        best.extend([None, Some(0)]);
+        take.extend([false, false]);
+        for n in &self.nodes {
+            let with = best[n.hi as usize].map(|b| b + i128::from(weight(n.option)));
+            let without = best[n.lo as usize];
+            let (b, t) = match (without, with) {
+                (None, w) => (w, true),
+                (w, None) => (w, false),
+                (Some(a), Some(b)) => {
+                    if b.cmp(&a) == better {
+                        (Some(b), true)
+                    } else {
+                        (Some(a), false)
+                    }
+                }
+            };
+            best.push(b);
+            take.push(t);
+        }
+        let mut options = Vec::new();
+        let mut r = self.root;
+        while r >= 2 {
+            let n = self.node(r);
+            if take[r as usize] {
+                options.push(n.option);
+                r = n.hi;
+            } else {
+                r = n.lo;
+            }
+        }
+        Extreme {
+            total: best[self.root as usize].expect("a diagram with a solution has a best one"),
+            options,
+        }
+    }
+
+    /// Writes the diagram in the text form of Knuth's DLX6 (the one his
+    /// ZDDREAD programs read): a line `id: (~v?lo:hi)` per node, ids in
+    /// hexadecimal, `v` the option's number counted from 1 in the input, then
+    /// a dummy root `id: (~0?0:root)`.
+    pub fn write_knuth(&self, mut out: impl Write) -> io::Result<()> {
+        for (k, n) in self.nodes.iter().enumerate() {
+            writeln!(
+                out,
+                "{:x}: (~{}?{:x}:{:x})",
+                k + 2,
+                n.option.index() + 1,
+                n.lo,
+                n.hi
+            )?;
+        }
+        writeln!(out, "{:x}: (~0?0:{:x})", self.nodes.len() + 2, self.root)
+    }
+
+    /// Writes the diagram as one JSON object:
+    /// `{"format":"exactly-zdd","version":1,"options":M,"root":R,"nodes":[[o,lo,hi],...]}`,
+    /// where node `k` of the list has reference `k + 2`, `0` is ⊥, `1` is ⊤,
+    /// and `o` is the option's index counted from 0.
+    pub fn write_json(&self, mut out: impl Write) -> io::Result<()> {
+        write!(
+            out,
+            "{{\"format\":\"exactly-zdd\",\"version\":1,\"options\":{},\"root\":{},\"nodes\":[",
+            self.num_options, self.root
+        )?;
+        for (k, n) in self.nodes.iter().enumerate() {
+            if k > 0 {
+                out.write_all(b",")?;
+            }
+            write!(out, "[{},{},{}]", n.option.index(), n.lo, n.hi)?;
+        }
+        writeln!(out, "]}}")
+    }
+}
+
+/// A best total weight and one solution with it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Extreme {
+    /// The total weight.
+    pub total: i128,
+    /// A solution with that total.
+    pub options: Vec<OptionId>,
+}
+
+/// The solutions of a [`Zdd`], one `Vec` of options each.
+#[derive(Debug)]
+pub struct ZddSolutions<'a> {
+    zdd: &'a Zdd,
+    stack: Vec<(u32, usize)>,
+    path: Vec<OptionId>,
+}
+
+impl Iterator for ZddSolutions<'_> {
+    type Item = Vec<OptionId>;
+
+    fn next(&mut self) -> Option<Vec<OptionId>> {
+        while let Some((mut r, len)) = self.stack.pop() {
+            self.path.truncate(len);
+            loop {
+                match r {
+                    BOTTOM => break,
+                    TOP => return Some(self.path.clone()),
+                    _ => {
+                        let n = self.zdd.node(r);
+                        if n.lo != BOTTOM {
+                            self.stack.push((n.lo, self.path.len()));
+                        }
+                        self.path.push(n.option);
+                        r = n.hi;
+                    }
+                }
+            }
+        }
+        None
+    }
+}
+
+/// The seeded generator behind [`Zdd::sample`] (xorshift with a multiply;
+/// the same seed gives the same draws).
+#[derive(Clone, Debug)]
+pub struct ZddRng(u64);
+
+impl ZddRng {
+    /// A generator from a seed.
+    pub fn new(seed: u64) -> Self {
+        // splitmix64 of the seed, never zero.
+        let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        ZddRng(z | 1)
+    }
+
+    fn next_u64(&mut self) -> u64 {
+        crate::repr::next_random(&mut self.0)
+    }
+
+    /// Uniform in `0..n` (`n > 0`), by rejection.
+    fn below_u128(&mut self, n: u128) -> u128 {
+        debug_assert!(n > 0);
+        let bits = 128 - (n - 1).leading_zeros();
+        loop {
+            let x = (u128::from(self.next_u64()) << 64) | u128::from(self.next_u64());
+            let x = if bits == 0 { 0 } else { x >> (128 - bits) };
+            if x < n {
+                return x;
+            }
+        }
+    }
+
+    fn below_big(&mut self, n: &BigUint) -> BigUint {
+        let one = BigUint::from(1u32);
+        let bits = (n - &one).bits();
+        let words = bits.div_ceil(32) as usize;
+        loop {
+            let mut digits: Vec<u32> = (0..words).map(|_| self.next_u64() as u32).collect();
+            let spare = (words as u64 * 32 - bits) as u32;
+            if let Some(top) = digits.last_mut() {
+                if spare > 0 {
+                    *top >>= spare;
+                }
+            }
+            let x = BigUint::from_slice(&digits);
+            if &x < n {
+                return x;
+            }
+        }
+    }
+}
