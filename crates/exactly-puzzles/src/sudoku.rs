@@ -87,7 +87,7 @@ use exactly::BuildError;
 
 pub use encode::{decode, encode, encode_with, Placement};
 pub use grid::{Conflict, Grid, Regions, Rules, Shape};
-pub use parallel::solve_parallel;
+pub use parallel::{solve_batch, solve_parallel, Batch, Solved};
 pub use solve::{
     memory_per_solver, solutions, solve, solve_with, Answer, Solutions, Verdict, MASKS_STATE_BYTES,
 };
