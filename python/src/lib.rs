@@ -1320,33 +1320,33 @@ fn sudoku_solve_many(
     let n = read.len();
     let (answers, timed_out) = interruptible(py, &cancel, None, || {
         let templates = templates(&read);
-        let next = std::sync::atomic::AtomicUsize::new(0);
-        let slots: Vec<std::sync::Mutex<Option<Answer>>> =
-            (0..n).map(|_| std::sync::Mutex::new(None)).collect();
-        std::thread::scope(|scope| {
-            for _ in 0..threads.min(n.div_ceil(8)).max(1) {
-                scope.spawn(|| {
-                    let mut solvers = Solvers::new(&templates, limits.clone());
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(record) = read.get(i) else { break };
-                        let answer = match record {
-                            Ok(p) => solvers.solve(p),
-                            Err(a) => a.clone(),
-                        };
-                        *slots[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(answer);
-                    }
-                });
-            }
-        });
-        slots
-            .into_iter()
-            .map(|s| {
-                s.into_inner()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .unwrap_or_else(|| Answer::invalid("not solved".into()))
-            })
-            .collect::<Vec<_>>()
+        // Records are handed out in order by the engine's one pool.
+        let items: Vec<usize> = (0..n).collect();
+        let run = exactly::parallel::Pool::new(threads.min(n.div_ceil(8)).max(1)).run(
+            &items,
+            || Solvers::new(&templates, limits.clone()),
+            |solvers, i, _| {
+                let answer = match &read[i] {
+                    Ok(p) => solvers.solve(p),
+                    Err(a) => a.clone(),
+                };
+                Ok::<_, std::convert::Infallible>(exactly::parallel::Item {
+                    value: answer,
+                    nodes: 0,
+                    outcome: Outcome::Complete,
+                })
+            },
+            |_, _| {},
+        );
+        // Nothing stops this pool: every record has its answer, in order.
+        match run {
+            Ok(run) => run
+                .items
+                .into_iter()
+                .map(|(_, item)| item.value)
+                .collect::<Vec<_>>(),
+            Err(failed) => match failed.error {},
+        }
     })?;
     let note = stop_note(&budget, timed_out);
     Ok(answers
