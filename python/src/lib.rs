@@ -122,8 +122,9 @@ fn thread_count(threads: Option<usize>) -> PyResult<usize> {
     }
 }
 
-/// Runs `work` on a helper thread with the GIL released. The calling thread
-/// wakes every [`TICK`]: past `deadline` it sets `cancel` (and reports the
+/// Runs `work` on a helper thread with the GIL released
+/// ([`exactly::parallel::watched`]). The calling thread wakes every
+/// [`TICK`]: past `deadline` it sets `cancel` (and reports the
 /// time as up); on a pending signal (Ctrl-C) it sets `cancel`, lets the
 /// search wind down and returns the signal's exception.
 fn interruptible<T: Send>(
@@ -135,28 +136,17 @@ fn interruptible<T: Send>(
     let mut interrupted: Option<PyErr> = None;
     let mut timed_out = false;
     let result = py.allow_threads(|| {
-        std::thread::scope(|scope| {
-            let (done, finished) = mpsc::channel::<()>();
-            let handle = scope.spawn(move || {
-                let result = work();
-                let _ = done.send(());
-                result
-            });
-            while let Err(mpsc::RecvTimeoutError::Timeout) = finished.recv_timeout(TICK) {
-                if deadline.is_some_and(|d| Instant::now() >= d) && !timed_out {
-                    timed_out = true;
+        exactly::parallel::watched(work, TICK, || {
+            if deadline.is_some_and(|d| Instant::now() >= d) && !timed_out {
+                timed_out = true;
+                cancel.store(true, Ordering::Relaxed);
+            }
+            if interrupted.is_none() {
+                if let Err(e) = Python::with_gil(|py| py.check_signals()) {
+                    interrupted = Some(e);
                     cancel.store(true, Ordering::Relaxed);
                 }
-                if interrupted.is_none() {
-                    if let Err(e) = Python::with_gil(|py| py.check_signals()) {
-                        interrupted = Some(e);
-                        cancel.store(true, Ordering::Relaxed);
-                    }
-                }
             }
-            handle
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
         })
     });
     match interrupted {

@@ -241,7 +241,7 @@ fn solve_split(record: &Record, batch: &Batch, limits: &Limits, threads: usize) 
 /// ```
 /// use exactly::Limits;
 /// use exactly_puzzles::sudoku::{self, Batch, Rules, Verdict};
-/// let text = "1.3.\n..1.\n.1..\n2.4.\n\n11..............\n";
+/// let text = "34..\n....\n...2\n.3..\n\n11..............\n";
 /// let batch = Batch::new(2, Rules::default(), Limits::default(), 2);
 /// let solved = sudoku::solve_batch(sudoku::parse(text, None), &batch, &|_| {});
 /// assert_eq!(solved.len(), 2);

@@ -382,6 +382,63 @@ impl Pool {
     }
 }
 
+/// Runs `work` on a thread of its own while the calling thread calls
+/// `poll` about every `tick` until `work` is done, and returns what `work`
+/// returned: for a caller that must stay responsive during a search (a
+/// binding passing Ctrl-C on as a cancel flag, say). A panic in `work` is
+/// passed on.
+///
+/// ```
+/// use std::sync::atomic::{AtomicBool, Ordering};
+/// use std::sync::Arc;
+/// use std::time::Duration;
+/// let cancel = Arc::new(AtomicBool::new(false));
+/// let flag = Arc::clone(&cancel);
+/// let mut polls = 0;
+/// let waited = exactly::parallel::watched(
+///     move || {
+///         while !flag.load(Ordering::Relaxed) {
+///             std::thread::sleep(Duration::from_millis(1));
+///         }
+///         "cancelled"
+///     },
+///     Duration::from_millis(1),
+///     || {
+///         polls += 1;
+///         if polls == 3 {
+///             cancel.store(true, Ordering::Relaxed);
+///         }
+///     },
+/// );
+/// assert_eq!(waited, "cancelled");
+/// assert!(polls >= 3);
+/// ```
+pub fn watched<T: Send>(
+    work: impl FnOnce() -> T + Send,
+    tick: Duration,
+    mut poll: impl FnMut(),
+) -> T {
+    let caller = std::thread::current();
+    let done = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        let handle = scope.spawn(|| {
+            let result = work();
+            done.store(true, Ordering::Release);
+            caller.unpark();
+            result
+        });
+        while !done.load(Ordering::Acquire) {
+            std::thread::park_timeout(tick);
+            if !done.load(Ordering::Acquire) {
+                poll();
+            }
+        }
+        handle
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
