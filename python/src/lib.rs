@@ -122,8 +122,9 @@ fn thread_count(threads: Option<usize>) -> PyResult<usize> {
     }
 }
 
-/// Runs `work` on a helper thread with the GIL released. The calling thread
-/// wakes every [`TICK`]: past `deadline` it sets `cancel` (and reports the
+/// Runs `work` on a helper thread with the GIL released
+/// ([`exactly::parallel::watched`]). The calling thread wakes every
+/// [`TICK`]: past `deadline` it sets `cancel` (and reports the
 /// time as up); on a pending signal (Ctrl-C) it sets `cancel`, lets the
 /// search wind down and returns the signal's exception.
 fn interruptible<T: Send>(
@@ -135,28 +136,17 @@ fn interruptible<T: Send>(
     let mut interrupted: Option<PyErr> = None;
     let mut timed_out = false;
     let result = py.allow_threads(|| {
-        std::thread::scope(|scope| {
-            let (done, finished) = mpsc::channel::<()>();
-            let handle = scope.spawn(move || {
-                let result = work();
-                let _ = done.send(());
-                result
-            });
-            while let Err(mpsc::RecvTimeoutError::Timeout) = finished.recv_timeout(TICK) {
-                if deadline.is_some_and(|d| Instant::now() >= d) && !timed_out {
-                    timed_out = true;
+        exactly::parallel::watched(work, TICK, || {
+            if deadline.is_some_and(|d| Instant::now() >= d) && !timed_out {
+                timed_out = true;
+                cancel.store(true, Ordering::Relaxed);
+            }
+            if interrupted.is_none() {
+                if let Err(e) = Python::with_gil(|py| py.check_signals()) {
+                    interrupted = Some(e);
                     cancel.store(true, Ordering::Relaxed);
                 }
-                if interrupted.is_none() {
-                    if let Err(e) = Python::with_gil(|py| py.check_signals()) {
-                        interrupted = Some(e);
-                        cancel.store(true, Ordering::Relaxed);
-                    }
-                }
             }
-            handle
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
         })
     });
     match interrupted {
@@ -1320,33 +1310,33 @@ fn sudoku_solve_many(
     let n = read.len();
     let (answers, timed_out) = interruptible(py, &cancel, None, || {
         let templates = templates(&read);
-        let next = std::sync::atomic::AtomicUsize::new(0);
-        let slots: Vec<std::sync::Mutex<Option<Answer>>> =
-            (0..n).map(|_| std::sync::Mutex::new(None)).collect();
-        std::thread::scope(|scope| {
-            for _ in 0..threads.min(n.div_ceil(8)).max(1) {
-                scope.spawn(|| {
-                    let mut solvers = Solvers::new(&templates, limits.clone());
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(record) = read.get(i) else { break };
-                        let answer = match record {
-                            Ok(p) => solvers.solve(p),
-                            Err(a) => a.clone(),
-                        };
-                        *slots[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(answer);
-                    }
-                });
-            }
-        });
-        slots
-            .into_iter()
-            .map(|s| {
-                s.into_inner()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .unwrap_or_else(|| Answer::invalid("not solved".into()))
-            })
-            .collect::<Vec<_>>()
+        // Records are handed out in order by the engine's one pool.
+        let items: Vec<usize> = (0..n).collect();
+        let run = exactly::parallel::Pool::new(threads.min(n.div_ceil(8)).max(1)).run(
+            &items,
+            || Solvers::new(&templates, limits.clone()),
+            |solvers, i, _| {
+                let answer = match &read[i] {
+                    Ok(p) => solvers.solve(p),
+                    Err(a) => a.clone(),
+                };
+                Ok::<_, std::convert::Infallible>(exactly::parallel::Item {
+                    value: answer,
+                    nodes: 0,
+                    outcome: Outcome::Complete,
+                })
+            },
+            |_, _| {},
+        );
+        // Nothing stops this pool: every record has its answer, in order.
+        match run {
+            Ok(run) => run
+                .items
+                .into_iter()
+                .map(|(_, item)| item.value)
+                .collect::<Vec<_>>(),
+            Err(failed) => match failed.error {},
+        }
     })?;
     let note = stop_note(&budget, timed_out);
     Ok(answers

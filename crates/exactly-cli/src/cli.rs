@@ -724,8 +724,9 @@ pub struct CountArgs {
     #[arg(long, value_name = "PLAN", requires = "shard")]
     pub plan: Option<PathBuf>,
 
-    /// Count under `mpirun`: rank 0 hands subproblems to the other ranks and
-    /// prints the total (needs a build with the `mpi` feature).
+    /// Count under `mpirun`: rank 0 hands subproblems to the other ranks,
+    /// each counting them on --threads threads (default 1), and prints the
+    /// total (needs a build with the `mpi` feature).
     #[arg(long, conflicts_with_all = ["plan", "checkpoint"], hide = cfg!(not(feature = "mpi")))]
     pub mpi: bool,
 

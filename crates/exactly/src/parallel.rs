@@ -8,8 +8,9 @@
 //! [`Solver::restrict`]. Counts never depend on the number of threads:
 //! every solution lies in exactly one subproblem or above the cut.
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Mutex;
+mod pool;
+
+pub use pool::{watched, Control, Failed, Item, Pool, Run};
 
 use crate::problem::{OptionId, Problem};
 use crate::solver::{next_random, Count, Engine, Limits, Outcome, Solver, StopReason};
@@ -373,13 +374,15 @@ pub struct ParallelCount {
 }
 
 /// Counts the subproblems of `split` on `threads` threads (no more than
-/// there are subproblems to count, and at most [`MAX_THREADS`]), each
-/// taking the next unclaimed subproblem when it is free. `skip` marks subproblems
-/// already counted elsewhere (resuming from a checkpoint): they are not run
-/// and add nothing. `on_done(index, solutions, nodes)` is called, from the
-/// worker threads, as each subproblem finishes. `limits` apply to each
-/// subproblem's search (their cancel flag stops all threads). A prefix that
-/// does not replay (say, from a plan made for another problem) is an error.
+/// there are subproblems to count, and at most [`MAX_THREADS`]) with a
+/// [`Pool`]: each thread takes the next unclaimed subproblem when it is
+/// free. `skip` marks subproblems already counted elsewhere (resuming from
+/// a checkpoint): they are not run and add nothing. `on_done(index,
+/// solutions, nodes)` is called, from the worker threads, as each
+/// subproblem finishes. `limits` are the budgets of the whole count (one
+/// deadline, one node budget, a cancel flag: see [`Pool::limits`]). A
+/// prefix that does not replay (say, from a plan made for another problem)
+/// is an error.
 pub fn count_split<L: Sync>(
     problem: &Problem<L>,
     engine: Engine,
@@ -390,70 +393,67 @@ pub fn count_split<L: Sync>(
     on_done: &(dyn Fn(usize, u128, u64) + Sync),
 ) -> Result<ParallelCount, BadPrefix> {
     let n = split.subproblems.len();
-    let next = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
-    let done = Mutex::new(vec![None; n]);
-    let totals = Mutex::new((split.solutions, split.nodes, split.depth as u32, 0u64));
-    let reason = Mutex::new(None);
-    let failed = Mutex::new(None);
-    // No more threads than subproblems to count: a thread without work
-    // would only cost its start.
-    let work = (0..n)
+    let items: Vec<usize> = (0..n)
         .filter(|&i| !skip.get(i).copied().unwrap_or(false))
-        .count();
-    std::thread::scope(|scope| {
-        for _ in 0..threads.min(work).clamp(1, MAX_THREADS) {
-            scope.spawn(|| {
-                let mut solver = Solver::new(problem).engine(engine).limits(limits.clone());
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= n || stop.load(Ordering::Relaxed) {
-                        break;
-                    }
-                    if skip.get(i).copied().unwrap_or(false) {
-                        continue;
-                    }
-                    solver.reset();
-                    if let Err(error) = solver.restrict(&split.subproblems[i]) {
-                        stop.store(true, Ordering::Relaxed);
-                        let mut bad = failed.lock().unwrap_or_else(|e| e.into_inner());
-                        bad.get_or_insert(BadPrefix { index: i, error });
-                        break;
-                    }
-                    let Count { solutions, outcome } = solver.count();
-                    let stats = *solver.stats();
-                    {
-                        let mut t = totals.lock().unwrap_or_else(|e| e.into_inner());
-                        t.0 += solutions;
-                        t.1 += stats.nodes;
-                        t.2 = t.2.max(stats.max_depth);
-                        t.3 += stats.updates;
-                    }
-                    if let Outcome::Stopped(r) = outcome {
-                        stop.store(true, Ordering::Relaxed);
-                        *reason.lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
-                        break;
-                    }
-                    on_done(i, solutions, stats.nodes);
-                    done.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(solutions);
-                }
-            });
+        .collect();
+    let run = Pool::new(threads)
+        .limits(limits)
+        .run(
+            &items,
+            || None,
+            |slot: &mut Option<Solver<'_, L>>, i, control| {
+                let solver = budgeted(slot, problem, engine, control.limits());
+                solver.restrict(&split.subproblems[i])?;
+                let Count { solutions, outcome } = solver.count();
+                let stats = *solver.stats();
+                Ok(Item {
+                    value: (solutions, stats),
+                    nodes: stats.nodes,
+                    outcome,
+                })
+            },
+            |i, &(solutions, stats)| on_done(i, solutions, stats.nodes),
+        )
+        .map_err(|failed| BadPrefix {
+            index: failed.index,
+            error: failed.error,
+        })?;
+    let mut counted = ParallelCount {
+        solutions: split.solutions,
+        nodes: split.nodes,
+        updates: 0,
+        max_depth: split.depth as u32,
+        outcome: run.outcome,
+        done: vec![None; n],
+    };
+    for (i, item) in &run.items {
+        let (solutions, stats) = item.value;
+        counted.solutions += solutions;
+        counted.nodes += stats.nodes;
+        counted.updates += stats.updates;
+        counted.max_depth = counted.max_depth.max(stats.max_depth);
+        if item.outcome == Outcome::Complete {
+            counted.done[*i] = Some(solutions);
         }
-    });
-    if let Some(bad) = failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
-        return Err(bad);
     }
-    let (solutions, nodes, max_depth, updates) =
-        totals.into_inner().unwrap_or_else(|e| e.into_inner());
-    let reason: Option<StopReason> = reason.into_inner().unwrap_or_else(|e| e.into_inner());
-    Ok(ParallelCount {
-        solutions,
-        nodes,
-        updates,
-        max_depth,
-        outcome: reason.map_or(Outcome::Complete, Outcome::Stopped),
-        done: done.into_inner().unwrap_or_else(|e| e.into_inner()),
-    })
+    Ok(counted)
+}
+
+/// The worker's solver in `slot` (made on first use), reset, under
+/// `limits`.
+fn budgeted<'s, 'p, L>(
+    slot: &'s mut Option<Solver<'p, L>>,
+    problem: &'p Problem<L>,
+    engine: Engine,
+    limits: Limits,
+) -> &'s mut Solver<'p, L> {
+    let solver = slot
+        .take()
+        .unwrap_or_else(|| Solver::new(problem).engine(engine))
+        .limits(limits);
+    let solver = slot.insert(solver);
+    solver.reset();
+    solver
 }
 
 /// A subproblem whose prefix does not replay on the problem.

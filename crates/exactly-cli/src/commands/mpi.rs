@@ -2,17 +2,24 @@
 //!
 //! Every rank reads the problem and computes the same split (it is
 //! deterministic). Rank 0 coordinates: each worker asks for work, carrying
-//! the result of its last subproblem, and gets the index of the next one,
-//! or the word to stop. Rank 0 prints the total. With one rank, it counts
-//! alone. For `solve`, workers also send each solution (its option
+//! the results of its last subproblems, and gets the next run of
+//! subproblems (a few per thread), or the word to stop; it counts them on
+//! `--threads` threads (default 1) through the engine's one pool
+//! ([`parallel::count_split`]). Rank 0 prints the total. With one rank, it
+//! counts alone, the same way. For `solve`, workers also send each solution (its option
 //! numbers, tagged [`SOLUTION`]) before asking for more work; MPI keeps one
 //! sender's messages in order, so rank 0 prints them all before it stops.
+//! A `solve` worker sends from its own thread (MPI handles are not shared
+//! between threads), so it searches its subproblems one at a time on that
+//! thread rather than on the pool.
 
 use std::io::{self, Write};
+use std::ops::Range;
+use std::sync::Mutex;
 
 use anyhow::Context;
 use exactly::parallel::{self, Split};
-use exactly::{Engine, OptionId, Problem, Solution, Solver};
+use exactly::{Engine, Limits, OptionId, Problem, Solution, Solver};
 use mpi::traits::{Communicator, Destination, Source};
 
 use crate::cli::{CountArgs, SolveArgs};
@@ -28,21 +35,50 @@ const REQUEST: i32 = 0;
 /// Tag of a solution sent by a worker.
 const SOLUTION: i32 = 1;
 
-/// Subproblems per worker.
+/// Subproblems per worker thread.
 const PER_WORKER: usize = 64;
 
-/// Counts one subproblem: (solutions, nodes).
-fn count_one<L>(
-    solver: &mut Solver<'_, L>,
+/// Subproblems handed out at once, per thread of the rank that counts them.
+const CHUNK_PER_THREAD: usize = 4;
+
+/// Counts the subproblems `range` of `split` on `threads` threads of this
+/// rank ([`parallel::count_split`], on the engine's one pool): (index,
+/// solutions, nodes) for each, by index.
+fn count_range(
+    problem: &Problem<String>,
+    engine: Engine,
     split: &Split,
-    index: usize,
-) -> anyhow::Result<(u128, u64)> {
-    solver.reset();
-    solver
-        .restrict(&split.subproblems[index])
-        .with_context(|| format!("subproblem {index} does not replay"))?;
-    let solutions = solver.count().solutions;
-    Ok((solutions, solver.stats().nodes))
+    range: Range<usize>,
+    threads: usize,
+) -> anyhow::Result<Vec<(usize, u128, u64)>> {
+    let skip: Vec<bool> = (0..split.subproblems.len())
+        .map(|i| !range.contains(&i))
+        .collect();
+    let found = Mutex::new(Vec::with_capacity(range.len()));
+    let counted = parallel::count_split(
+        problem,
+        engine,
+        split,
+        threads,
+        &Limits::default(),
+        &skip,
+        &|i, s, k| {
+            found
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push((i, s, k))
+        },
+    )
+    .context("cannot count the subproblems")?;
+    // Without budgets, every subproblem is counted to the end.
+    anyhow::ensure!(
+        counted.outcome.is_complete(),
+        "subproblems {range:?} stopped early: {:?}",
+        counted.outcome
+    );
+    let mut found = found.into_inner().unwrap_or_else(|e| e.into_inner());
+    found.sort_unstable();
+    Ok(found)
 }
 
 /// Runs `count --mpi` on this rank.
@@ -51,33 +87,41 @@ pub fn count(args: &CountArgs, problem: &Problem<String>) -> anyhow::Result<Stat
     let world = universe.world();
     let (rank, size) = (world.rank(), world.size());
     let engine: Engine = args.search.engine.into();
+    // Threads of each rank: --threads, else one (ranks are usually cores).
+    let threads = args
+        .threads
+        .map_or(1, |n| usize::try_from(n).unwrap_or(usize::MAX))
+        .clamp(1, parallel::MAX_THREADS);
     let workers = (size as usize).saturating_sub(1).max(1);
-    let split = parallel::split(problem, engine, PER_WORKER * workers, 64);
-    let mut solver = Solver::new(problem).engine(engine);
+    let split = parallel::split(problem, engine, PER_WORKER * workers * threads, 64);
+    let n = split.subproblems.len();
+    let chunk = CHUNK_PER_THREAD * threads;
     if rank != 0 {
-        // Worker: [index, solutions (low, high), nodes] or NONE first.
-        let mut request = [NONE, 0, 0, 0];
+        // Worker: [k, then (index, solutions low, high, nodes) k times],
+        // answered [start, end] or [NONE].
+        let mut request = vec![0u64];
         loop {
             world.process_at_rank(0).send(&request[..]);
             let (answer, _) = world.process_at_rank(0).receive_vec::<u64>();
-            let index = answer.first().copied().unwrap_or(NONE);
-            if index == NONE {
-                return Ok(Status::Success);
+            let (start, end) = match answer[..] {
+                [start, end] if start != NONE => (start as usize, end as usize),
+                _ => return Ok(Status::Success),
+            };
+            let found = count_range(problem, engine, &split, start..end.min(n), threads)?;
+            request = vec![found.len() as u64];
+            for (i, s, k) in found {
+                request.extend([i as u64, s as u64, (s >> 64) as u64, k]);
             }
-            let (solutions, nodes) = count_one(&mut solver, &split, index as usize)?;
-            request = [index, solutions as u64, (solutions >> 64) as u64, nodes];
         }
     }
-    let n = split.subproblems.len();
     let (mut total, mut nodes) = (split.solutions, split.nodes);
     let mut done = 0usize;
     if size == 1 {
-        for i in 0..n {
-            let (s, k) = count_one(&mut solver, &split, i)?;
+        for (_, s, k) in count_range(problem, engine, &split, 0..n, threads)? {
             total = total.checked_add(s).context("the count is past 2^128")?;
             nodes = nodes.saturating_add(k);
+            done += 1;
         }
-        done = n;
     } else {
         let bar = super::scale::subproblem_bar(n);
         let mut next = 0usize;
@@ -85,28 +129,33 @@ pub fn count(args: &CountArgs, problem: &Problem<String>) -> anyhow::Result<Stat
         let mut running = size as usize - 1;
         while running > 0 {
             let (request, status) = world.any_process().receive_vec::<u64>();
-            if let [index, low, high, k] = request[..] {
-                if index != NONE {
-                    // Each subproblem handed out once must come back once.
-                    match counted.get_mut(index as usize) {
-                        Some(seen) if !*seen => *seen = true,
-                        _ => anyhow::bail!(
-                            "rank {} returned subproblem {index} unasked",
-                            status.source_rank()
-                        ),
-                    }
-                    let s = u128::from(low) | (u128::from(high) << 64);
-                    total = total.checked_add(s).context("the count is past 2^128")?;
-                    nodes = nodes.saturating_add(k);
-                    done += 1;
-                    bar.set_message(format!("{total} solutions"));
-                    bar.inc(1);
+            let source = status.source_rank();
+            let k = request.first().copied().unwrap_or(0) as usize;
+            let results = request.get(1..).unwrap_or(&[]);
+            anyhow::ensure!(
+                results.len() == 4 * k,
+                "rank {source} sent a malformed result ({} words for {k} subproblems)",
+                results.len()
+            );
+            for r in results.chunks_exact(4) {
+                let [index, low, high, found_nodes] = [r[0], r[1], r[2], r[3]];
+                // Each subproblem handed out once must come back once.
+                match counted.get_mut(index as usize) {
+                    Some(seen) if !*seen && (index as usize) < next => *seen = true,
+                    _ => anyhow::bail!("rank {source} returned subproblem {index} unasked"),
                 }
+                let s = u128::from(low) | (u128::from(high) << 64);
+                total = total.checked_add(s).context("the count is past 2^128")?;
+                nodes = nodes.saturating_add(found_nodes);
+                done += 1;
+                bar.set_message(format!("{total} solutions"));
+                bar.inc(1);
             }
-            let worker = world.process_at_rank(status.source_rank());
+            let worker = world.process_at_rank(source);
             if next < n {
-                worker.send(&[next as u64][..]);
-                next += 1;
+                let end = (next + chunk).min(n);
+                worker.send(&[next as u64, end as u64][..]);
+                next = end;
             } else {
                 worker.send(&[NONE][..]);
                 running -= 1;
@@ -120,7 +169,7 @@ pub fn count(args: &CountArgs, problem: &Problem<String>) -> anyhow::Result<Stat
     if args.search.stats {
         crate::report::line(&format!("nodes: {nodes}"));
         crate::report::line(&format!(
-            "ranks: {size}, subproblems: {n} at depth {}",
+            "ranks: {size}, threads per rank: {threads}, subproblems: {n} at depth {}",
             split.depth
         ));
     }

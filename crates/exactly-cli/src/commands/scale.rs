@@ -14,15 +14,15 @@
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufWriter, IsTerminal, Write};
+use std::ops::ControlFlow;
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail, Context};
 use exactly::parallel;
 use exactly::records::{self, CheckpointHeader, Record};
-use exactly::{Engine, Limits, OptionId, Outcome, Problem, Solution, Solver, StopReason};
+use exactly::{Engine, Limits, Outcome, Problem, Solution, Solver};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::cli::{
@@ -85,18 +85,13 @@ pub(crate) fn subproblem_bar(total: usize) -> ProgressBar {
     bar
 }
 
-/// Limits shared by all workers: a wall-clock timeout becomes a cancel flag
-/// raised by a timer thread.
+/// The budget of a run on threads: `--timeout` is one deadline for all
+/// workers ([`parallel::Pool::limits`]).
 fn shared_limits(timeout: Option<Duration>) -> Limits {
-    let flag = Arc::new(AtomicBool::new(false));
-    if let Some(t) = timeout {
-        let raise = Arc::clone(&flag);
-        std::thread::spawn(move || {
-            std::thread::sleep(t);
-            raise.store(true, Ordering::Relaxed);
-        });
+    match timeout {
+        Some(t) => Limits::default().max_time(t),
+        None => Limits::default(),
     }
-    Limits::default().cancel_flag(flag)
 }
 
 /// The checkpoint of a run: finished subproblems, by index.
@@ -250,11 +245,7 @@ pub fn count_threads(
     let total = solutions
         .checked_add(counted.solutions)
         .context("the count is past 2^128")?;
-    let outcome = match counted.outcome {
-        // The timer raises the cancel flag: report it as the timeout it is.
-        Outcome::Stopped(StopReason::Cancelled) => Outcome::Stopped(StopReason::TimeLimit),
-        other => other,
-    };
+    let outcome = counted.outcome;
     let mut stats = exactly::Stats::default();
     stats.engine = engine.resolve(problem);
     stats.nodes = nodes.saturating_add(counted.nodes);
@@ -573,7 +564,8 @@ pub fn merge(args: &MergeArgs) -> anyhow::Result<Status> {
     Ok(Status::of_search(false, total))
 }
 
-/// `solve --threads N`: the subproblems' solutions, streamed as found.
+/// `solve --threads N`: the subproblems' solutions, printed as found (the
+/// workers take turns at the printer).
 pub fn solve_threads(args: &SolveArgs, input: &Input, threads: usize) -> anyhow::Result<Status> {
     let problem = &input.problem;
     let engine: Engine = args.search.engine.into();
@@ -581,14 +573,8 @@ pub fn solve_threads(args: &SolveArgs, input: &Input, threads: usize) -> anyhow:
     let (split, above) =
         parallel::split_with_solutions(problem, engine, PER_THREAD * threads, MAX_DEPTH);
     let subproblems = split.subproblems;
-    // No more threads than subproblems.
-    let threads = threads.min(subproblems.len()).max(1);
-    let next = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
-    let stopped_by = Mutex::new(None);
-    let stdout = io::stdout();
     let mut printer =
-        Printer::new(BufWriter::new(stdout.lock()), args.format, input, None).every(args.every);
+        Printer::new(BufWriter::new(io::stdout()), args.format, input, None).every(args.every);
     let mut found = 0u128;
     let mut failed = None;
     for s in &above {
@@ -597,62 +583,48 @@ pub fn solve_threads(args: &SolveArgs, input: &Input, threads: usize) -> anyhow:
             failed.get_or_insert(e);
         }
     }
-    std::thread::scope(|scope| {
-        let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<OptionId>>(1024);
-        for _ in 0..threads {
-            let tx = tx.clone();
-            let (next, stop, stopped_by, subproblems, limits) =
-                (&next, &stop, &stopped_by, &subproblems, &limits);
-            scope.spawn(move || {
-                let mut solver = Solver::new(problem).engine(engine).limits(limits.clone());
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= subproblems.len() || stop.load(Ordering::Relaxed) {
-                        break;
-                    }
+    let printer = Mutex::new((printer, found, failed));
+    let mut outcome = Outcome::Complete;
+    if printer.lock().map_or(true, |p| p.2.is_none()) {
+        let items: Vec<usize> = (0..subproblems.len()).collect();
+        let run = parallel::Pool::new(threads)
+            .limits(&limits)
+            .run(
+                &items,
+                || Solver::new(problem).engine(engine),
+                |solver, i, control| {
+                    *solver =
+                        std::mem::replace(solver, Solver::new(problem)).limits(control.limits());
                     solver.reset();
-                    if solver.restrict(&subproblems[i]).is_err() {
-                        // Prefixes from this problem's own split always replay.
-                        break;
-                    }
+                    solver.restrict(&subproblems[i])?;
                     let outcome = solver.for_each(|s| {
-                        if tx.send(s.options().to_vec()).is_err() {
-                            std::ops::ControlFlow::Break(())
-                        } else {
-                            std::ops::ControlFlow::Continue(())
+                        let mut p = printer.lock().unwrap_or_else(|e| e.into_inner());
+                        let (printer, found, failed) = &mut *p;
+                        *found += 1;
+                        match printer.solution(s) {
+                            Ok(()) => ControlFlow::Continue(()),
+                            Err(e) => {
+                                failed.get_or_insert(e);
+                                ControlFlow::Break(())
+                            }
                         }
                     });
-                    if let Outcome::Stopped(reason) = outcome {
-                        stop.store(true, Ordering::Relaxed);
-                        if reason != StopReason::Caller {
-                            *stopped_by.lock().unwrap_or_else(|e| e.into_inner()) = Some(reason);
-                        }
-                        break;
-                    }
-                }
-            });
-        }
-        drop(tx);
-        if failed.is_none() {
-            for options in rx {
-                found += 1;
-                if let Err(e) = printer.solution(&Solution::new(options)) {
-                    failed = Some(e);
-                    stop.store(true, Ordering::Relaxed);
-                    break;
-                }
-            }
-        }
-    });
+                    Ok::<_, exactly::PrefixError>(parallel::Item {
+                        value: (),
+                        nodes: solver.stats().nodes,
+                        outcome,
+                    })
+                },
+                |_, _| {},
+            )
+            .context("cannot split the search")?;
+        outcome = run.outcome;
+    }
+    let (mut printer, found, failed) = printer.into_inner().unwrap_or_else(|e| e.into_inner());
     let flushed = printer.finish();
     if let Some(e) = failed.or(flushed.err()) {
         return Err(e).context("cannot write to standard output");
     }
-    let outcome = match stopped_by.into_inner().unwrap_or_else(|e| e.into_inner()) {
-        Some(StopReason::Cancelled) => Outcome::Stopped(StopReason::TimeLimit),
-        Some(reason) => Outcome::Stopped(reason),
-        None => Outcome::Complete,
-    };
     let mut stats = exactly::Stats::default();
     stats.engine = engine.resolve(problem);
     stats.solutions = found;

@@ -2,18 +2,13 @@
 //! each record in the input's order and style.
 
 use std::borrow::Cow;
-use std::collections::hash_map::Entry;
-use std::collections::HashMap;
 use std::io::{self, IsTerminal, Write};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 use std::time::Instant;
 
 use anyhow::Context;
 use exactly::Limits;
 use exactly_puzzles::sudoku::{
-    self, Answer, Layout, Puzzle, Regions, Rules, Shape, Style, SudokuError, Template,
-    TemplateSolver, Verdict,
+    self, Answer, Batch, Layout, Puzzle, Regions, Rules, Shape, Style, SudokuError, Verdict,
 };
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
@@ -41,23 +36,6 @@ fn parse_box(text: &str) -> anyhow::Result<Shape> {
     Shape::new(r, c).context("--box")
 }
 
-type Job = (usize, Result<Puzzle, SudokuError>);
-type Templates = HashMap<Shape, Result<Template, SudokuError>>;
-type Solvers<'t> = HashMap<Shape, TemplateSolver<'t>>;
-
-/// How each record is searched: solutions to look for, the rules, and the
-/// budget of each puzzle.
-struct Search<'a> {
-    max: u64,
-    rules: &'a Rules,
-    limits: &'a Limits,
-    /// On several threads and without a budget of the user's, a puzzle
-    /// that takes more nodes than this is put off, and split across every
-    /// thread once the rest are done: one hard puzzle then no longer keeps
-    /// a single thread busy at the end.
-    put_off: u64,
-}
-
 /// The most threads `exactly sudoku` runs: more are clamped to it (and a
 /// batch runs no more threads than it has puzzles).
 pub const MAX_THREADS: usize = 256;
@@ -65,50 +43,6 @@ pub const MAX_THREADS: usize = 256;
 /// The memory the solvers of all threads may take together: past it,
 /// fewer threads run ([`sudoku::memory_per_solver`]).
 pub const MEMORY_BUDGET: usize = 1 << 30;
-
-/// The default [`Search::put_off`]: on `liviniuk_benchmarks_25x25.txt` it
-/// puts off the two puzzles that take longest.
-const PUT_OFF_NODES: u64 = 100_000;
-
-/// Solves one record with the worker's solver for its shape.
-fn solve_one<'t>(
-    templates: &'t Templates,
-    solvers: &mut Solvers<'t>,
-    job: &Job,
-    search: &Search<'_>,
-) -> Outcome {
-    if job.1.as_ref().is_ok_and(|p| p.regions.is_some()) {
-        // A jigsaw with its own regions: encoded on its own, on this thread.
-        return solve_split(job, search, 1);
-    }
-    let puzzle = job.1.clone()?;
-    let shape = puzzle.grid.shape();
-    let solver = match solvers.entry(shape) {
-        Entry::Occupied(e) => e.into_mut(),
-        Entry::Vacant(e) => match templates.get(&shape) {
-            Some(Ok(t)) => e.insert(t.solver().limits(search.limits.clone())),
-            Some(Err(err)) => return Err(err.clone()),
-            // `solve_all` made a template for every valid record's shape.
-            None => {
-                return Err(SudokuError::ShapeMismatch {
-                    size: shape.size(),
-                    box_rows: shape.box_rows(),
-                    box_cols: shape.box_cols(),
-                })
-            }
-        },
-    };
-    let answer = solver.solve(&puzzle.grid, search.max)?;
-    Ok((puzzle, answer))
-}
-
-/// Solves one record on `threads` threads ([`sudoku::solve_parallel`]).
-fn solve_split(job: &Job, search: &Search<'_>, threads: usize) -> Outcome {
-    let puzzle = job.1.clone()?;
-    let rules = rules_of(&puzzle, search.rules);
-    let answer = sudoku::solve_parallel(&puzzle.grid, search.max, &rules, search.limits, threads)?;
-    Ok((puzzle, answer))
-}
 
 /// The rules for a puzzle: `rules`, with the puzzle's own regions when it
 /// has them (`--jigsaw`).
@@ -156,102 +90,6 @@ impl Drop for Progress {
     fn drop(&mut self) {
         self.bar.finish_and_clear();
     }
-}
-
-/// Solves every record on `threads` threads; answers in record order.
-fn solve_all(
-    records: Vec<sudoku::Record>,
-    search: &Search<'_>,
-    threads: usize,
-) -> Vec<(usize, Outcome)> {
-    let rules = search.rules;
-    let jobs: Vec<Job> = records.into_iter().map(|r| (r.line, r.puzzle)).collect();
-    // One template per grid shape in the input, shared by the workers; each
-    // worker keeps a solver per shape.
-    let mut templates: Templates = HashMap::new();
-    for (_, puzzle) in &jobs {
-        if let Some(p) = puzzle.as_ref().ok().filter(|p| p.regions.is_none()) {
-            let shape = p.grid.shape();
-            templates
-                .entry(shape)
-                .or_insert_with(|| Template::new(shape, rules));
-        }
-    }
-    let templates = &templates;
-    let progress = Progress::new(jobs.len());
-    if threads > 1 && jobs.len() < threads {
-        // Fewer puzzles than threads: each in turn, split across them all.
-        return jobs
-            .iter()
-            .map(|j| {
-                let outcome = solve_split(j, search, threads);
-                progress.advance(1);
-                (j.0, outcome)
-            })
-            .collect();
-    }
-    let threads = threads.clamp(1, jobs.len().max(1));
-    if threads == 1 {
-        let mut solvers = HashMap::new();
-        return jobs
-            .iter()
-            .map(|j| {
-                let outcome = solve_one(templates, &mut solvers, j, search);
-                progress.advance(1);
-                (j.0, outcome)
-            })
-            .collect();
-    }
-    // Workers take small batches in turn (of up to 8 puzzles, and at least
-    // 16 batches a thread), so slow puzzles do not leave one thread with all
-    // the work.
-    let batch = (jobs.len() / (16 * threads)).clamp(1, 8);
-    let limits = search.limits;
-    let put_off = limits.nodes.is_none() && limits.time.is_none() && limits.cancel.is_none();
-    let short = Limits::default().max_nodes(search.put_off);
-    let first = Search {
-        limits: if put_off { &short } else { limits },
-        ..*search
-    };
-    let is_put_off =
-        |o: &Outcome| put_off && matches!(o, Ok((_, a)) if a.verdict == Verdict::Unknown);
-    let next = AtomicUsize::new(0);
-    let done: Mutex<Vec<(usize, Outcome)>> = Mutex::new(Vec::with_capacity(jobs.len()));
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            scope.spawn(|| {
-                let mut solvers = HashMap::new();
-                loop {
-                    let start = next.fetch_add(batch, Ordering::Relaxed);
-                    if start >= jobs.len() {
-                        break;
-                    }
-                    let end = (start + batch).min(jobs.len());
-                    let batch: Vec<(usize, Outcome)> = (start..end)
-                        .map(|i| {
-                            let outcome = solve_one(templates, &mut solvers, &jobs[i], &first);
-                            if !is_put_off(&outcome) {
-                                progress.advance(1);
-                            }
-                            (i, outcome)
-                        })
-                        .collect();
-                    if let Ok(mut done) = done.lock() {
-                        done.extend(batch);
-                    }
-                }
-            });
-        }
-    });
-    let mut done = done.into_inner().unwrap_or_default();
-    done.sort_unstable_by_key(|(i, _)| *i);
-    for (i, outcome) in &mut done {
-        if is_put_off(outcome) {
-            *outcome = solve_split(&jobs[*i], search, threads);
-            progress.advance(1);
-        }
-    }
-    done.into_iter().map(|(i, o)| (jobs[i].0, o)).collect()
 }
 
 /// The error of an invalid record, with its line when the error has none.
@@ -448,13 +286,10 @@ pub fn run(args: &SudokuArgs) -> anyhow::Result<Status> {
     if let Some(time) = args.timeout {
         limits = limits.max_time(time);
     }
-    let search = Search {
-        max,
-        rules: &rules,
-        limits: &limits,
-        put_off: PUT_OFF_NODES,
-    };
-    let outcomes = solve_all(records, &search, threads);
+    let batch = Batch::new(max, rules, limits, threads);
+    let progress = Progress::new(records.len());
+    let outcomes = sudoku::solve_batch(records, &batch, &|k| progress.advance(k));
+    drop(progress);
     let elapsed = start.elapsed();
 
     let mut out = io::BufWriter::new(io::stdout().lock());
@@ -658,60 +493,5 @@ mod tests {
         assert!(parse_box("2by5").is_err());
         assert!(parse_box("0x5").is_err());
         assert!(parse_box("9x9").is_err());
-    }
-
-    #[test]
-    fn threads_keep_the_order() {
-        let text = "1.3.\n..1.\n.1..\n2.4.\n\n".repeat(40) + "11..............\n";
-        let search = Search {
-            max: 2,
-            rules: &Rules::default(),
-            limits: &Limits::default(),
-            put_off: PUT_OFF_NODES,
-        };
-        let one = solve_all(sudoku::parse(&text, None), &search, 1);
-        let four = solve_all(sudoku::parse(&text, None), &search, 4);
-        assert_eq!(one.len(), 41);
-        let lines = |v: &[(usize, Outcome)]| v.iter().map(|(l, _)| *l).collect::<Vec<_>>();
-        assert_eq!(lines(&one), lines(&four));
-        assert!(four[40].1.is_err());
-    }
-
-    #[test]
-    fn puzzles_put_off_get_the_answers_of_a_serial_run() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/sudoku");
-        let mut text = String::new();
-        for file in ["9x9.txt", "16x16.txt", "6x6.txt", "invalid.txt"] {
-            text += &std::fs::read_to_string(root.join(file)).unwrap();
-        }
-        // Several solutions, and none.
-        text += "12..34..........\n123....4........\n";
-        let (rules, limits) = (Rules::default(), Limits::default());
-        let search = |put_off| Search {
-            max: 2,
-            rules: &rules,
-            limits: &limits,
-            put_off,
-        };
-        let serial = solve_all(sudoku::parse(&text, None), &search(PUT_OFF_NODES), 1);
-        // Every puzzle but the trivial ones is put off and split.
-        let split = solve_all(sudoku::parse(&text, None), &search(5), 3);
-        assert_eq!(serial.len(), split.len());
-        let mut put_off = 0;
-        for ((line, a), (line2, b)) in serial.iter().zip(&split) {
-            assert_eq!(line, line2);
-            match (a, b) {
-                (Ok((_, a)), Ok((_, b))) => {
-                    assert_eq!((a.verdict, a.count), (b.verdict, b.count), "line {line}");
-                    if a.verdict == Verdict::Unique {
-                        assert_eq!(a.solution, b.solution, "line {line}");
-                    }
-                    put_off += usize::from(a.nodes > 5);
-                }
-                (Err(a), Err(b)) => assert_eq!(a, b),
-                _ => panic!("line {line}: {a:?} against {b:?}"),
-            }
-        }
-        assert!(put_off > 10, "{put_off}");
     }
 }

@@ -1,0 +1,627 @@
+//! The grid model: box shapes, grids of values, the rules (diagonals,
+//! jigsaw regions) and the clash check on givens.
+
+use std::fmt;
+
+use super::encode::cell_name;
+use super::SudokuError;
+
+/// The box shape of a grid: boxes of `box_rows`×`box_cols` cells, for a
+/// grid side `n = box_rows · box_cols`.
+///
+/// ```
+/// use exactly_puzzles::sudoku::Shape;
+/// let shape = Shape::infer(6).unwrap();
+/// assert_eq!((shape.box_rows(), shape.box_cols(), shape.size()), (2, 3, 6));
+/// assert!(Shape::infer(10).is_none());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Shape {
+    box_rows: usize,
+    box_cols: usize,
+}
+
+impl Shape {
+    /// The largest grid side.
+    pub const MAX_SIZE: usize = 64;
+
+    /// Boxes of `box_rows`×`box_cols` cells.
+    ///
+    /// ```
+    /// use exactly_puzzles::sudoku::Shape;
+    /// assert_eq!(Shape::new(3, 4)?.size(), 12);
+    /// assert!(Shape::new(0, 4).is_err());
+    /// assert!(Shape::new(9, 9).is_err());
+    /// # Ok::<(), exactly_puzzles::sudoku::SudokuError>(())
+    /// ```
+    pub fn new(box_rows: usize, box_cols: usize) -> Result<Shape, SudokuError> {
+        let n = box_rows.saturating_mul(box_cols);
+        if n == 0 || n > Shape::MAX_SIZE {
+            return Err(SudokuError::BadShape { box_rows, box_cols });
+        }
+        Ok(Shape { box_rows, box_cols })
+    }
+
+    /// The usual shape for a grid side: square boxes when `size` is a
+    /// perfect square, 2×3 for 6, 2×4 for 8, 3×4 for 12; `None` otherwise.
+    ///
+    /// ```
+    /// use exactly_puzzles::sudoku::Shape;
+    /// assert_eq!(Shape::infer(16), Some(Shape::new(4, 4).unwrap()));
+    /// assert_eq!(Shape::infer(8), Some(Shape::new(2, 4).unwrap()));
+    /// ```
+    pub fn infer(size: usize) -> Option<Shape> {
+        if size == 0 || size > Shape::MAX_SIZE {
+            return None;
+        }
+        let root = (1..=8).find(|r| r * r >= size)?;
+        if root * root == size {
+            return Some(Shape {
+                box_rows: root,
+                box_cols: root,
+            });
+        }
+        match size {
+            6 => Some(Shape {
+                box_rows: 2,
+                box_cols: 3,
+            }),
+            8 => Some(Shape {
+                box_rows: 2,
+                box_cols: 4,
+            }),
+            12 => Some(Shape {
+                box_rows: 3,
+                box_cols: 4,
+            }),
+            _ => None,
+        }
+    }
+
+    /// The grid side `n`, which is also the number of symbols.
+    ///
+    /// ```
+    /// assert_eq!(exactly_puzzles::sudoku::Shape::new(2, 4).unwrap().size(), 8);
+    /// ```
+    pub fn size(self) -> usize {
+        self.box_rows * self.box_cols
+    }
+
+    /// Rows per box.
+    ///
+    /// ```
+    /// assert_eq!(exactly_puzzles::sudoku::Shape::new(2, 3).unwrap().box_rows(), 2);
+    /// ```
+    pub fn box_rows(self) -> usize {
+        self.box_rows
+    }
+
+    /// Columns per box.
+    ///
+    /// ```
+    /// assert_eq!(exactly_puzzles::sudoku::Shape::new(2, 3).unwrap().box_cols(), 3);
+    /// ```
+    pub fn box_cols(self) -> usize {
+        self.box_cols
+    }
+
+    /// The 0-based box of a cell, boxes numbered in row-major order.
+    ///
+    /// ```
+    /// let shape = exactly_puzzles::sudoku::Shape::new(2, 3).unwrap();
+    /// assert_eq!(shape.box_of(0, 0), 0);
+    /// assert_eq!(shape.box_of(1, 3), 1);
+    /// assert_eq!(shape.box_of(2, 0), 2);
+    /// ```
+    pub fn box_of(self, row: usize, col: usize) -> usize {
+        let boxes_per_band = self.size() / self.box_cols;
+        (row / self.box_rows) * boxes_per_band + col / self.box_cols
+    }
+}
+
+impl fmt::Display for Shape {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}x{}", self.box_rows, self.box_cols)
+    }
+}
+
+/// A grid of values: 0 for an empty cell, `1..=n` for a symbol.
+///
+/// ```
+/// use exactly_puzzles::sudoku::{Grid, Shape};
+/// let mut grid = Grid::empty(Shape::new(2, 2)?);
+/// grid.set(0, 1, 3);
+/// assert_eq!(grid.get(0, 1), 3);
+/// assert_eq!(grid.givens(), 1);
+/// # Ok::<(), exactly_puzzles::sudoku::SudokuError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Grid {
+    pub(super) shape: Shape,
+    pub(super) cells: Vec<u8>,
+}
+
+impl Grid {
+    /// A grid with every cell empty.
+    ///
+    /// ```
+    /// let grid = exactly_puzzles::sudoku::Grid::empty(exactly_puzzles::sudoku::Shape::new(3, 3).unwrap());
+    /// assert_eq!(grid.cells().len(), 81);
+    /// ```
+    pub fn empty(shape: Shape) -> Grid {
+        Grid {
+            shape,
+            cells: vec![0; shape.size() * shape.size()],
+        }
+    }
+
+    /// A grid from its cells in row-major order (0 empty).
+    ///
+    /// ```
+    /// use exactly_puzzles::sudoku::{Grid, Shape};
+    /// let shape = Shape::new(1, 2)?;
+    /// assert!(Grid::from_cells(shape, vec![1, 2, 2, 1]).is_ok());
+    /// assert!(Grid::from_cells(shape, vec![1, 3, 0, 0]).is_err());
+    /// # Ok::<(), exactly_puzzles::sudoku::SudokuError>(())
+    /// ```
+    pub fn from_cells(shape: Shape, cells: Vec<u8>) -> Result<Grid, SudokuError> {
+        let n = shape.size();
+        if cells.len() != n * n {
+            return Err(SudokuError::BadGrid(format!(
+                "a {n}x{n} grid has {} cells, not {}",
+                n * n,
+                cells.len()
+            )));
+        }
+        if let Some(&v) = cells.iter().find(|&&v| usize::from(v) > n) {
+            return Err(SudokuError::BadGrid(format!("value {v} in a {n}x{n} grid")));
+        }
+        Ok(Grid { shape, cells })
+    }
+
+    /// The box shape.
+    ///
+    /// ```
+    /// use exactly_puzzles::sudoku::{Grid, Shape};
+    /// assert_eq!(Grid::empty(Shape::new(2, 3).unwrap()).shape().size(), 6);
+    /// ```
+    pub fn shape(&self) -> Shape {
+        self.shape
+    }
+
+    /// The grid side.
+    ///
+    /// ```
+    /// use exactly_puzzles::sudoku::{Grid, Shape};
+    /// assert_eq!(Grid::empty(Shape::new(2, 3).unwrap()).size(), 6);
+    /// ```
+    pub fn size(&self) -> usize {
+        self.shape.size()
+    }
+
+    /// The cells in row-major order.
+    ///
+    /// ```
+    /// use exactly_puzzles::sudoku::{Grid, Shape};
+    /// assert!(Grid::empty(Shape::new(2, 2).unwrap()).cells().iter().all(|&v| v == 0));
+    /// ```
+    pub fn cells(&self) -> &[u8] {
+        &self.cells
+    }
+
+    /// The value of a cell (0 when empty).
+    ///
+    /// ```
+    /// use exactly_puzzles::sudoku::{Grid, Shape};
+    /// assert_eq!(Grid::empty(Shape::new(2, 2).unwrap()).get(3, 3), 0);
+    /// ```
+    pub fn get(&self, row: usize, col: usize) -> u8 {
+        self.cells[row * self.size() + col]
+    }
+
+    /// Sets the value of a cell (0 empties it).
+    ///
+    /// ```
+    /// use exactly_puzzles::sudoku::{Grid, Shape};
+    /// let mut grid = Grid::empty(Shape::new(2, 2).unwrap());
+    /// grid.set(3, 3, 4);
+    /// assert_eq!(grid.cells()[15], 4);
+    /// ```
+    pub fn set(&mut self, row: usize, col: usize, value: u8) {
+        let n = self.size();
+        self.cells[row * n + col] = value;
+    }
+
+    /// The number of filled cells.
+    ///
+    /// ```
+    /// use exactly_puzzles::sudoku::{Grid, Shape};
+    /// assert_eq!(Grid::empty(Shape::new(2, 2).unwrap()).givens(), 0);
+    /// ```
+    pub fn givens(&self) -> usize {
+        self.cells.iter().filter(|&&v| v != 0).count()
+    }
+
+    /// The first two givens that share a row, a column or a box and hold
+    /// the same value, in row-major order of the second cell.
+    ///
+    /// ```
+    /// use exactly_puzzles::sudoku::{Conflict, Grid, Shape};
+    /// let mut grid = Grid::empty(Shape::new(2, 2)?);
+    /// grid.set(0, 0, 1);
+    /// grid.set(1, 1, 1);
+    /// assert_eq!(grid.clash(), Some(Conflict { first: (0, 0), second: (1, 1), value: 1 }));
+    /// # Ok::<(), exactly_puzzles::sudoku::SudokuError>(())
+    /// ```
+    pub fn clash(&self) -> Option<Conflict> {
+        self.clash_with(&Rules::default())
+    }
+
+    /// [`Grid::clash`] under `rules`: with [`Rules::diagonals`], two givens
+    /// on one main diagonal clash too.
+    ///
+    /// ```
+    /// use exactly_puzzles::sudoku::{Grid, Rules, Shape};
+    /// let mut grid = Grid::empty(Shape::new(2, 2)?);
+    /// grid.set(0, 0, 1);
+    /// grid.set(3, 3, 1);
+    /// assert!(grid.clash().is_none());
+    /// assert!(grid.clash_with(&Rules::default().diagonals(true)).is_some());
+    /// # Ok::<(), exactly_puzzles::sudoku::SudokuError>(())
+    /// ```
+    pub fn clash_with(&self, rules: &Rules) -> Option<Conflict> {
+        let n = self.size();
+        // Per unit and value: the cell index holding it, plus 1 (0 = none).
+        let mut seen = vec![0usize; UNITS_PER_SIDE * n * n + 2 * n];
+        for (i, &v) in self.cells.iter().enumerate() {
+            if v == 0 {
+                continue;
+            }
+            let (r, c) = (i / n, i % n);
+            let units = units_of(self.shape, rules, r, c);
+            for u in units.into_iter().flatten() {
+                let slot = &mut seen[u * n + usize::from(v) - 1];
+                if *slot != 0 {
+                    let j = *slot - 1;
+                    return Some(Conflict {
+                        first: (j / n, j % n),
+                        second: (r, c),
+                        value: v,
+                    });
+                }
+            }
+            for u in units.into_iter().flatten() {
+                seen[u * n + usize::from(v) - 1] = i + 1;
+            }
+        }
+        None
+    }
+
+    /// True when `self` is complete, every row, column and box holds each
+    /// value once, and every given of `puzzle` is kept. An independent check
+    /// of the solver's answers: it shares no code with the encoding.
+    ///
+    /// ```
+    /// use exactly_puzzles::sudoku::{Grid, Shape};
+    /// let shape = Shape::new(1, 2)?;
+    /// let puzzle = Grid::from_cells(shape, vec![1, 0, 0, 0])?;
+    /// assert!(Grid::from_cells(shape, vec![1, 2, 2, 1])?.solves(&puzzle));
+    /// assert!(!Grid::from_cells(shape, vec![2, 1, 1, 2])?.solves(&puzzle));
+    /// # Ok::<(), exactly_puzzles::sudoku::SudokuError>(())
+    /// ```
+    pub fn solves(&self, puzzle: &Grid) -> bool {
+        self.solves_with(puzzle, &Rules::default())
+    }
+
+    /// [`Grid::solves`] under `rules`: with [`Rules::diagonals`], each
+    /// main diagonal must hold every value once too.
+    ///
+    /// ```
+    /// use exactly_puzzles::sudoku::{Grid, Rules, Shape};
+    /// let shape = Shape::new(2, 2)?;
+    /// let x = Rules::default().diagonals(true);
+    /// let grid = Grid::from_cells(shape, vec![1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1])?;
+    /// assert!(grid.solves(&Grid::empty(shape)));
+    /// assert!(!grid.solves_with(&Grid::empty(shape), &x));
+    /// # Ok::<(), exactly_puzzles::sudoku::SudokuError>(())
+    /// ```
+    pub fn solves_with(&self, puzzle: &Grid, rules: &Rules) -> bool {
+        let n = self.size();
+        if puzzle.shape != self.shape || self.cells.len() != n * n {
+            return false;
+        }
+        let kept = puzzle
+            .cells
+            .iter()
+            .zip(&self.cells)
+            .all(|(&g, &v)| g == 0 || g == v);
+        if !kept || self.cells.iter().any(|&v| v == 0 || usize::from(v) > n) {
+            return false;
+        }
+        // n is at most `Shape::MAX_SIZE` (64): one bit per value.
+        let full = u64::MAX >> (64 - n);
+        let (br, bc) = (self.shape.box_rows, self.shape.box_cols);
+        let regions = rules.regions.as_ref().map(|r| r.of.as_slice());
+        if regions.is_some_and(|of| of.len() != n * n) {
+            return false;
+        }
+        // Per row, column, box and region: the values it holds.
+        let mut held = [0u64; 4 * Shape::MAX_SIZE];
+        let (rows, rest) = held.split_at_mut(n);
+        let (cols, rest) = rest.split_at_mut(n);
+        let (boxes, rest) = rest.split_at_mut(n);
+        let region = &mut rest[..n];
+        let across = n / bc;
+        for (r, line) in self.cells.chunks_exact(n).enumerate() {
+            let band = (r / br) * across;
+            for (c, &v) in line.iter().enumerate() {
+                let bit = 1u64 << (v - 1);
+                rows[r] |= bit;
+                cols[c] |= bit;
+                boxes[band + c / bc] |= bit;
+                if let Some(of) = regions {
+                    region[usize::from(of[r * n + c])] |= bit;
+                }
+            }
+        }
+        let all = |masks: &[u64]| masks.iter().all(|&m| m == full);
+        let boxed = if regions.is_some() {
+            all(region)
+        } else {
+            all(boxes)
+        };
+        if !(all(rows) && all(cols) && boxed) {
+            return false;
+        }
+        if rules.diagonals {
+            let (mut down, mut up) = (0u64, 0u64);
+            for k in 0..n {
+                down |= 1 << (self.cells[k * n + k] - 1);
+                up |= 1 << (self.cells[k * n + n - 1 - k] - 1);
+            }
+            if down != full || up != full {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+/// Units per grid side: rows, columns, boxes.
+pub(super) const UNITS_PER_SIDE: usize = 3;
+
+/// The constraints beyond rows, columns and boxes.
+///
+/// ```
+/// use exactly_puzzles::sudoku::Rules;
+/// assert!(!Rules::default().diagonals);
+/// assert!(Rules::default().diagonals(true).diagonals);
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct Rules {
+    /// X-sudoku: each of the two main diagonals holds every value once.
+    pub diagonals: bool,
+    /// Jigsaw sudoku: these regions take the place of the boxes.
+    pub regions: Option<Regions>,
+}
+
+impl Rules {
+    /// Sets [`Rules::diagonals`].
+    ///
+    /// ```
+    /// assert!(exactly_puzzles::sudoku::Rules::default().diagonals(true).diagonals);
+    /// ```
+    pub fn diagonals(mut self, on: bool) -> Rules {
+        self.diagonals = on;
+        self
+    }
+
+    /// Sets [`Rules::regions`].
+    ///
+    /// ```
+    /// use exactly_puzzles::sudoku::{Regions, Rules};
+    /// let regions = Regions::parse("aabb\naabb\nccdd\nccdd\n")?;
+    /// assert!(Rules::default().regions(Some(regions)).regions.is_some());
+    /// # Ok::<(), exactly_puzzles::sudoku::SudokuError>(())
+    /// ```
+    pub fn regions(mut self, regions: Option<Regions>) -> Rules {
+        self.regions = regions;
+        self
+    }
+}
+
+/// The regions of a jigsaw sudoku: `n` regions of `n` cells each.
+///
+/// ```
+/// use exactly_puzzles::sudoku::Regions;
+/// let regions = Regions::parse("AAAB\nACBB\nDCCB\nDDDC\n")?;
+/// assert_eq!(regions.size(), 4);
+/// assert_eq!(regions.region(1, 1), 2);
+/// assert!(Regions::parse("AAAA\nAAAA\nCCDD\nCCDD\n").is_err());
+/// # Ok::<(), exactly_puzzles::sudoku::SudokuError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Regions {
+    size: usize,
+    /// Per cell (row-major): its 0-based region.
+    of: Vec<u8>,
+}
+
+impl Regions {
+    /// Reads `n` lines of `n` labels (characters side by side, or words
+    /// separated by whitespace), one per cell; cells with the same label
+    /// form a region. There must be `n` labels, each on `n` cells. `#`
+    /// lines and blank lines are skipped.
+    pub fn parse(text: &str) -> Result<Regions, SudokuError> {
+        let bad = |line: usize, message: String| SudokuError::Parse {
+            line,
+            column: None,
+            message,
+        };
+        let mut labels: Vec<String> = Vec::new();
+        let mut of = Vec::new();
+        let (mut rows, mut width, mut last) = (0, 0, 1);
+        for (k, line) in text.lines().enumerate() {
+            let t = line.trim();
+            if t.is_empty() || t.starts_with('#') {
+                continue;
+            }
+            let cells: Vec<&str> = if t.contains(char::is_whitespace) {
+                t.split_whitespace().collect()
+            } else {
+                t.char_indices()
+                    .map(|(i, c)| &t[i..i + c.len_utf8()])
+                    .collect()
+            };
+            if rows == 0 {
+                width = cells.len();
+            } else if cells.len() != width {
+                return Err(bad(
+                    k + 1,
+                    format!("{} cells, but the first row has {width}", cells.len()),
+                ));
+            }
+            rows += 1;
+            last = k + 1;
+            for cell in cells {
+                let id = match labels.iter().position(|l| l == cell) {
+                    Some(id) => id,
+                    // Past 64 labels no grid fits: stop before the search
+                    // for a label grows with the line.
+                    None if labels.len() == Shape::MAX_SIZE => {
+                        return Err(bad(
+                            k + 1,
+                            format!(
+                                "more than {} labels: expected n labels, n at most {}",
+                                Shape::MAX_SIZE,
+                                Shape::MAX_SIZE
+                            ),
+                        ))
+                    }
+                    None => {
+                        labels.push(cell.to_string());
+                        labels.len() - 1
+                    }
+                };
+                of.push(u8::try_from(id).unwrap_or(u8::MAX));
+            }
+        }
+        let n = labels.len();
+        if n == 0 || n > Shape::MAX_SIZE || rows != width || n != width {
+            return Err(bad(
+                last,
+                format!("{rows} rows of {width} cells with {n} labels: expected n rows of n cells with n labels, n at most 64"),
+            ));
+        }
+        Regions::new(n, of)
+    }
+
+    /// Regions from the 0-based region of each cell, row-major.
+    ///
+    /// ```
+    /// use exactly_puzzles::sudoku::Regions;
+    /// assert!(Regions::new(2, vec![0, 0, 1, 1]).is_ok());
+    /// assert!(Regions::new(2, vec![0, 0, 0, 1]).is_err());
+    /// ```
+    pub fn new(size: usize, of: Vec<u8>) -> Result<Regions, SudokuError> {
+        if size == 0 || size > Shape::MAX_SIZE || of.len() != size * size {
+            return Err(SudokuError::BadGrid(format!(
+                "regions of a {size}x{size} grid need {} cells, not {}",
+                size * size,
+                of.len()
+            )));
+        }
+        let mut count = vec![0usize; size];
+        for &r in &of {
+            match count.get_mut(usize::from(r)) {
+                Some(c) => *c += 1,
+                None => {
+                    return Err(SudokuError::BadGrid(format!(
+                        "region {r} in a {size}x{size} grid"
+                    )))
+                }
+            }
+        }
+        if let Some(k) = count.iter().position(|&c| c != size) {
+            return Err(SudokuError::BadGrid(format!(
+                "region {} has {} cells, not {size}",
+                k + 1,
+                count[k]
+            )));
+        }
+        Ok(Regions { size, of })
+    }
+
+    /// The grid side.
+    ///
+    /// ```
+    /// assert_eq!(exactly_puzzles::sudoku::Regions::new(1, vec![0]).unwrap().size(), 1);
+    /// ```
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    /// The 0-based region of a cell.
+    ///
+    /// ```
+    /// let regions = exactly_puzzles::sudoku::Regions::new(2, vec![0, 1, 0, 1]).unwrap();
+    /// assert_eq!(regions.region(1, 1), 1);
+    /// ```
+    pub fn region(&self, row: usize, col: usize) -> usize {
+        usize::from(self.of[row * self.size + col])
+    }
+}
+
+/// The units of a cell: its row `r`, column `n + c`, box `2n + b`, and
+/// under [`Rules::diagonals`] the diagonals `3n` (`r = c`) and `3n + 1`
+/// (`r + c = n - 1`) when it lies on them.
+pub(super) fn units_of(shape: Shape, rules: &Rules, r: usize, c: usize) -> [Option<usize>; 5] {
+    let n = shape.size();
+    let on = |yes: bool, u: usize| (rules.diagonals && yes).then_some(u);
+    let region = match &rules.regions {
+        Some(g) if g.size == n => g.region(r, c),
+        _ => shape.box_of(r, c),
+    };
+    [
+        Some(r),
+        Some(n + c),
+        Some(2 * n + region),
+        on(r == c, UNITS_PER_SIDE * n),
+        on(r + c == n - 1, UNITS_PER_SIDE * n + 1),
+    ]
+}
+
+/// Fails when the rules' regions are for another grid side.
+pub(super) fn check_regions(puzzle: &Grid, rules: &Rules) -> Result<(), SudokuError> {
+    match &rules.regions {
+        Some(g) if g.size != puzzle.size() => Err(SudokuError::BadGrid(format!(
+            "the regions are for a {0}x{0} grid, the puzzle is {1}x{1}",
+            g.size,
+            puzzle.size()
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// Two givens that clash: cells as 0-based `(row, col)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Conflict {
+    /// The earlier cell in row-major order.
+    pub first: (usize, usize),
+    /// The later cell.
+    pub second: (usize, usize),
+    /// The value both hold.
+    pub value: u8,
+}
+
+impl Conflict {
+    /// The error for this clash, with the value written by `symbol`.
+    pub(super) fn error(self, symbol: String) -> SudokuError {
+        SudokuError::Clash {
+            first: cell_name(self.first.0, self.first.1),
+            second: cell_name(self.second.0, self.second.1),
+            symbol,
+        }
+    }
+}

@@ -1,0 +1,384 @@
+//! Sudoku on threads: one hard puzzle split across them, and a batch of
+//! puzzles shared among them. Both run on [`exactly::parallel::Pool`].
+
+use std::borrow::Cow;
+use std::collections::hash_map::Entry;
+use std::collections::HashMap;
+use std::convert::Infallible;
+use std::ops::ControlFlow;
+use std::sync::Mutex;
+
+use exactly::parallel::{Failed, Item, Pool};
+use exactly::time::Instant;
+use exactly::{Limits, Outcome, PrefixError, Solution, StopReason};
+
+use super::solve::{answer_of, check_both, solve_within, sudoku_engine, sudoku_solver};
+use super::{
+    decode, encode_with, solve_with, Answer, Grid, Puzzle, Record, Rules, Shape, SudokuError,
+    Template, TemplateSolver, Verdict,
+};
+
+/// Subproblems per thread for [`solve_parallel`], so that threads finishing
+/// early find more work.
+const SUBPROBLEMS_PER_THREAD: usize = 16;
+
+/// [`solve_with`] on `threads` threads, for a hard puzzle on its own: the
+/// search tree is cut into subproblems (the options chosen nearest the
+/// root) that the threads take in turn, stopping once `max_solutions` are
+/// found. `limits` bounds the whole puzzle; its time counts from the call.
+/// The answer is the same as [`solve_with`]'s but for the node count and,
+/// when the puzzle has more than one solution, which ones are shown (the
+/// first found, by whichever thread). With one thread, a node budget or a
+/// cancel flag in `limits` (which a split search could not keep exactly),
+/// it is [`solve_with`] within the budget.
+///
+/// ```
+/// use exactly::Limits;
+/// use exactly_puzzles::sudoku::{self, Grid, Rules, Shape, Verdict};
+/// let empty = Grid::empty(Shape::new(2, 2)?);
+/// let answer = sudoku::solve_parallel(&empty, 1000, &Rules::default(), &Limits::default(), 3)?;
+/// assert_eq!((answer.verdict, answer.count), (Verdict::Multiple, 288));
+/// # Ok::<(), exactly_puzzles::sudoku::SudokuError>(())
+/// ```
+pub fn solve_parallel(
+    puzzle: &Grid,
+    max_solutions: u64,
+    rules: &Rules,
+    limits: &Limits,
+    threads: usize,
+) -> Result<Answer, SudokuError> {
+    let max_solutions = max_solutions.max(1);
+    let start = Instant::now();
+    if threads <= 1 || limits.nodes.is_some() || limits.cancel.is_some() {
+        return solve_within(puzzle, max_solutions, rules, limits);
+    }
+    if !puzzle.cells.contains(&0) {
+        return solve_with(puzzle, max_solutions, rules);
+    }
+    let problem = encode_with(puzzle, rules)?;
+    let (split, above) = exactly::parallel::split_with_solutions(
+        &problem,
+        sudoku_engine(&problem),
+        SUBPROBLEMS_PER_THREAD * threads,
+        problem.num_primary(),
+    );
+    // The solutions found (up to `max_solutions`) and the first two.
+    let found: Mutex<(u64, [Option<Grid>; 2])> = Mutex::new((0, [None, None]));
+    // Records a solution; true once there are enough.
+    let record = |grid: Grid| -> bool {
+        let mut found = found.lock().unwrap_or_else(|e| e.into_inner());
+        let (count, grids) = &mut *found;
+        if *count < max_solutions {
+            if let Some(slot) = grids.get_mut(*count as usize) {
+                *slot = Some(grid);
+            }
+            *count += 1;
+        }
+        *count >= max_solutions
+    };
+    let enough = above.iter().any(|options| {
+        let solution = Solution::new(options.clone());
+        record(decode(puzzle, &problem, &solution))
+    });
+    let (mut nodes, mut out_of_time) = (split.nodes, false);
+    if !enough {
+        let budget = match limits.time {
+            Some(time) => Limits::default().max_time(time),
+            None => Limits::default(),
+        };
+        let items: Vec<usize> = (0..split.subproblems.len()).collect();
+        let run = Pool::new(threads)
+            .limits(&budget)
+            .started(start)
+            .run(
+                &items,
+                || None,
+                |slot, i, control| {
+                    let solver = match slot.take() {
+                        Some(solver) => solver,
+                        None => sudoku_solver(&problem, &Limits::default()),
+                    };
+                    let solver = slot.insert(solver.limits(control.limits()));
+                    solver.reset();
+                    solver.restrict(&split.subproblems[i])?;
+                    let outcome = solver.for_each(|s| {
+                        if record(decode(puzzle, &problem, s)) {
+                            ControlFlow::Break(())
+                        } else {
+                            ControlFlow::Continue(())
+                        }
+                    });
+                    Ok(Item {
+                        value: (),
+                        nodes: solver.stats().nodes,
+                        outcome,
+                    })
+                },
+                |_, _| {},
+            )
+            // Prefixes from this problem's own split replay.
+            .map_err(|_: Failed<PrefixError>| SudokuError::SplitFailed)?;
+        nodes += run.nodes;
+        out_of_time = run.outcome == Outcome::Stopped(StopReason::TimeLimit);
+    }
+    let (count, grids) = found.into_inner().unwrap_or_else(|e| e.into_inner());
+    let stopped = out_of_time && count < max_solutions;
+    check_both(puzzle, rules, &grids)?;
+    Ok(answer_of(max_solutions, count, grids, nodes, stopped))
+}
+
+/// What became of one record of a batch: the puzzle and its answer, or why
+/// it has none.
+pub type Solved = Result<(Puzzle, Answer), SudokuError>;
+
+/// How [`solve_batch`] searches each record.
+///
+/// ```
+/// use exactly::Limits;
+/// use exactly_puzzles::sudoku::{Batch, Rules};
+/// let batch = Batch::new(2, Rules::default(), Limits::default(), 4);
+/// assert_eq!(batch.put_off, Batch::PUT_OFF_NODES);
+/// ```
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct Batch {
+    /// Solutions to look for in each puzzle (at least 1).
+    pub max_solutions: u64,
+    /// The rules (a record's own regions take the place of theirs).
+    pub rules: Rules,
+    /// The budget of each puzzle.
+    pub limits: Limits,
+    /// Threads to run on.
+    pub threads: usize,
+    /// On several threads and without a budget in `limits`, a puzzle
+    /// that takes more nodes than this is put off, and split across every
+    /// thread once the rest are done ([`solve_parallel`]): one hard puzzle
+    /// then no longer keeps a single thread busy at the end.
+    pub put_off: u64,
+}
+
+impl Batch {
+    /// The default [`Batch::put_off`]: on `liviniuk_benchmarks_25x25.txt`
+    /// it puts off the two puzzles that take longest.
+    pub const PUT_OFF_NODES: u64 = 100_000;
+
+    /// A batch search, putting off puzzles past [`Batch::PUT_OFF_NODES`].
+    pub fn new(max_solutions: u64, rules: Rules, limits: Limits, threads: usize) -> Batch {
+        Batch {
+            max_solutions,
+            rules,
+            limits,
+            threads: threads.max(1),
+            put_off: Batch::PUT_OFF_NODES,
+        }
+    }
+
+    /// Sets [`Batch::put_off`].
+    pub fn put_off(mut self, nodes: u64) -> Batch {
+        self.put_off = nodes;
+        self
+    }
+}
+
+type Templates = HashMap<Shape, Result<Template, SudokuError>>;
+type Solvers<'t> = HashMap<Shape, TemplateSolver<'t>>;
+
+/// Solves one record with the worker's solver for its shape.
+fn solve_one<'t>(
+    templates: &'t Templates,
+    solvers: &mut Solvers<'t>,
+    record: &Record,
+    batch: &Batch,
+    limits: &Limits,
+) -> Solved {
+    if record.puzzle.as_ref().is_ok_and(|p| p.regions.is_some()) {
+        // A jigsaw with its own regions: encoded on its own, on this thread.
+        return solve_split(record, batch, limits, 1);
+    }
+    let puzzle = record.puzzle.clone()?;
+    let shape = puzzle.grid.shape();
+    let solver = match solvers.entry(shape) {
+        Entry::Occupied(e) => e.into_mut(),
+        Entry::Vacant(e) => match templates.get(&shape) {
+            Some(Ok(t)) => e.insert(t.solver().limits(limits.clone())),
+            Some(Err(err)) => return Err(err.clone()),
+            // `solve_batch` made a template for every valid record's shape.
+            None => {
+                return Err(SudokuError::ShapeMismatch {
+                    size: shape.size(),
+                    box_rows: shape.box_rows(),
+                    box_cols: shape.box_cols(),
+                })
+            }
+        },
+    };
+    let answer = solver.solve(&puzzle.grid, batch.max_solutions)?;
+    Ok((puzzle, answer))
+}
+
+/// Solves one record on `threads` threads ([`solve_parallel`]) within
+/// `limits`.
+fn solve_split(record: &Record, batch: &Batch, limits: &Limits, threads: usize) -> Solved {
+    let puzzle = record.puzzle.clone()?;
+    let rules = match &puzzle.regions {
+        Some(regions) => Cow::Owned(batch.rules.clone().regions(Some(regions.clone()))),
+        None => Cow::Borrowed(&batch.rules),
+    };
+    let answer = solve_parallel(&puzzle.grid, batch.max_solutions, &rules, limits, threads)?;
+    Ok((puzzle, answer))
+}
+
+/// Solves every record of a batch on [`Batch::threads`] threads and
+/// returns each record's line and result, in the records' order, whatever
+/// the threads. `progress(k)` is called as `k` more puzzles are done.
+///
+/// One [`Template`] is made per grid shape and shared by the threads, each
+/// keeping a solver per shape; records are handed out in order
+/// ([`exactly::parallel::Pool`]). With fewer puzzles than threads, each
+/// puzzle is split across them all in turn. Puzzles put off
+/// ([`Batch::put_off`]) are split across every thread at the end.
+///
+/// ```
+/// use exactly::Limits;
+/// use exactly_puzzles::sudoku::{self, Batch, Rules, Verdict};
+/// let text = "34..\n....\n...2\n.3..\n\n11..............\n";
+/// let batch = Batch::new(2, Rules::default(), Limits::default(), 2);
+/// let solved = sudoku::solve_batch(sudoku::parse(text, None), &batch, &|_| {});
+/// assert_eq!(solved.len(), 2);
+/// assert_eq!(solved[0].1.as_ref().unwrap().1.verdict, Verdict::Unique);
+/// assert!(solved[1].1.is_err());
+/// ```
+pub fn solve_batch(
+    records: Vec<Record>,
+    batch: &Batch,
+    progress: &(dyn Fn(usize) + Sync),
+) -> Vec<(usize, Solved)> {
+    // One template per grid shape in the input, shared by the workers; each
+    // worker keeps a solver per shape.
+    let mut templates: Templates = HashMap::new();
+    for record in &records {
+        if let Some(p) = record.puzzle.as_ref().ok().filter(|p| p.regions.is_none()) {
+            let shape = p.grid.shape();
+            templates
+                .entry(shape)
+                .or_insert_with(|| Template::new(shape, &batch.rules));
+        }
+    }
+    let templates = &templates;
+    let threads = batch.threads.max(1);
+    if threads > 1 && records.len() < threads {
+        // Fewer puzzles than threads: each in turn, split across them all.
+        return records
+            .iter()
+            .map(|r| {
+                let solved = solve_split(r, batch, &batch.limits, threads);
+                progress(1);
+                (r.line, solved)
+            })
+            .collect();
+    }
+    let limits = &batch.limits;
+    let put_off =
+        threads > 1 && limits.nodes.is_none() && limits.time.is_none() && limits.cancel.is_none();
+    let short = Limits::default().max_nodes(batch.put_off);
+    let first = if put_off { &short } else { limits };
+    let is_put_off =
+        |s: &Solved| put_off && matches!(s, Ok((_, a)) if a.verdict == Verdict::Unknown);
+    let items: Vec<usize> = (0..records.len()).collect();
+    let run = Pool::new(threads).run(
+        &items,
+        HashMap::new,
+        |solvers, i, _| {
+            let solved = solve_one(templates, solvers, &records[i], batch, first);
+            let nodes = solved.as_ref().map_or(0, |(_, a)| a.nodes);
+            Ok::<_, Infallible>(Item {
+                value: solved,
+                nodes,
+                outcome: Outcome::Complete,
+            })
+        },
+        |_, solved| {
+            if !is_put_off(solved) {
+                progress(1);
+            }
+        },
+    );
+    let done = match run {
+        Ok(run) => run.items,
+        Err(failed) => match failed.error {},
+    };
+    // Every item ran (nothing stops this pool): the results are in order.
+    done.into_iter()
+        .map(|(i, item)| {
+            let mut solved = item.value;
+            if is_put_off(&solved) {
+                solved = solve_split(&records[i], batch, limits, threads);
+                progress(1);
+            }
+            (records[i].line, solved)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::parse;
+    use super::*;
+
+    #[test]
+    fn threads_keep_the_order() {
+        let text = "1.3.\n..1.\n.1..\n2.4.\n\n".repeat(40) + "11..............\n";
+        let batch = |threads| Batch::new(2, Rules::default(), Limits::default(), threads);
+        let one = solve_batch(parse(&text, None), &batch(1), &|_| {});
+        let four = solve_batch(parse(&text, None), &batch(4), &|_| {});
+        assert_eq!(one.len(), 41);
+        let lines = |v: &[(usize, Solved)]| v.iter().map(|(l, _)| *l).collect::<Vec<_>>();
+        assert_eq!(lines(&one), lines(&four));
+        assert!(four[40].1.is_err());
+    }
+
+    #[test]
+    fn puzzles_put_off_get_the_answers_of_a_serial_run() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/sudoku");
+        let mut text = String::new();
+        for file in ["9x9.txt", "16x16.txt", "6x6.txt", "invalid.txt"] {
+            text += &std::fs::read_to_string(root.join(file)).unwrap();
+        }
+        // Several solutions, and none.
+        text += "12..34..........\n123....4........\n";
+        let batch = |threads| Batch::new(2, Rules::default(), Limits::default(), threads);
+        let serial = solve_batch(parse(&text, None), &batch(1), &|_| {});
+        // Every puzzle but the trivial ones is put off and split.
+        let split = solve_batch(parse(&text, None), &batch(3).put_off(5), &|_| {});
+        assert_eq!(serial.len(), split.len());
+        let mut put_off = 0;
+        for ((line, a), (line2, b)) in serial.iter().zip(&split) {
+            assert_eq!(line, line2);
+            match (a, b) {
+                (Ok((_, a)), Ok((_, b))) => {
+                    assert_eq!((a.verdict, a.count), (b.verdict, b.count), "line {line}");
+                    if a.verdict == Verdict::Unique {
+                        assert_eq!(a.solution, b.solution, "line {line}");
+                    }
+                    put_off += usize::from(a.nodes > 5);
+                }
+                (Err(a), Err(b)) => assert_eq!(a, b),
+                _ => panic!("line {line}: {a:?} against {b:?}"),
+            }
+        }
+        assert!(put_off > 10, "{put_off}");
+    }
+
+    #[test]
+    fn progress_counts_every_puzzle_once() {
+        let text = "1.3.\n..1.\n.1..\n2.4.\n\n".repeat(30) + "11..............\n";
+        for threads in [1, 3] {
+            let done = std::sync::atomic::AtomicUsize::new(0);
+            let batch = Batch::new(2, Rules::default(), Limits::default(), threads).put_off(5);
+            let solved = solve_batch(parse(&text, None), &batch, &|k| {
+                done.fetch_add(k, std::sync::atomic::Ordering::Relaxed);
+            });
+            assert_eq!(done.into_inner(), solved.len());
+        }
+    }
+}

@@ -1,0 +1,233 @@
+//! Target sudoku: the solution with the largest weighted score.
+
+use std::ops::ControlFlow;
+
+use exactly::Solver;
+
+use super::{decode, encode_with, Grid, Rules, Shape, SudokuError};
+
+/// Cell weights for the *target sudoku* (NOIP 2009): a solution scores the
+/// sum over all cells of value × weight.
+///
+/// ```
+/// use exactly_puzzles::sudoku::Weights;
+/// let w = Weights::rings(9);
+/// assert_eq!((w.get(0, 0), w.get(1, 3), w.get(4, 4)), (6, 7, 10));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Weights {
+    size: usize,
+    of: Vec<u64>,
+}
+
+impl Weights {
+    /// The target's weights: 6 on the outer ring, one more on each ring
+    /// inwards (10 at the centre of a 9x9 grid).
+    pub fn rings(size: usize) -> Weights {
+        let mut of = Vec::with_capacity(size * size);
+        for r in 0..size {
+            for c in 0..size {
+                let ring = r.min(c).min(size - 1 - r).min(size - 1 - c);
+                of.push(6 + ring as u64);
+            }
+        }
+        Weights { size, of }
+    }
+
+    /// Reads `size` lines of `size` non-negative integers, each below
+    /// 2^64 (blank lines and lines starting with `#` are skipped). Errors
+    /// carry the 1-based line and column.
+    ///
+    /// ```
+    /// use exactly_puzzles::sudoku::Weights;
+    /// let w = Weights::parse("1 2\n3 4\n")?;
+    /// assert_eq!((w.size(), w.get(1, 0)), (2, 3));
+    /// let e = Weights::parse("1 2\n3\n").unwrap_err();
+    /// assert_eq!(e.to_string(), "line 2, column 2: weights: 1 number on this row, expected 2");
+    /// # Ok::<(), exactly_puzzles::sudoku::SudokuError>(())
+    /// ```
+    pub fn parse(text: &str) -> Result<Weights, SudokuError> {
+        let bad = |line: usize, column: usize, message: String| SudokuError::Parse {
+            line,
+            column: Some(column),
+            message,
+        };
+        // Each row: its line, the column after its last number, its numbers.
+        let mut rows: Vec<(usize, usize, Vec<u64>)> = Vec::new();
+        for (i, line) in text.lines().enumerate() {
+            let t = line.trim();
+            if t.is_empty() || t.starts_with('#') {
+                continue;
+            }
+            if rows.len() == Shape::MAX_SIZE {
+                return Err(bad(
+                    i + 1,
+                    1,
+                    format!(
+                        "weights: more than {} rows; a grid side is at most {}",
+                        Shape::MAX_SIZE,
+                        Shape::MAX_SIZE
+                    ),
+                ));
+            }
+            let mut row = Vec::new();
+            let mut end = 1;
+            let mut word: Option<(usize, usize)> = None;
+            for (chars, (at, c)) in line
+                .char_indices()
+                .chain(std::iter::once((line.len(), ' ')))
+                .enumerate()
+            {
+                if !c.is_whitespace() {
+                    word.get_or_insert((at, chars));
+                } else if let Some((start, column)) = word.take() {
+                    let token = &line[start..at];
+                    if row.len() == Shape::MAX_SIZE {
+                        return Err(bad(
+                            i + 1,
+                            column + 1,
+                            format!("weights: more than {} numbers on a row", Shape::MAX_SIZE),
+                        ));
+                    }
+                    let value = token.parse::<u64>().map_err(|_| {
+                        let shown = token.escape_debug().to_string();
+                        let what = if token.bytes().all(|b| b.is_ascii_digit()) {
+                            format!("weight {shown} is above the largest, {}", u64::MAX)
+                        } else {
+                            format!("expected a non-negative integer weight, found '{shown}'")
+                        };
+                        bad(i + 1, column + 1, what)
+                    })?;
+                    row.push(value);
+                    end = chars + 1;
+                }
+            }
+            rows.push((i + 1, end, row));
+        }
+        let size = rows.len();
+        if size == 0 {
+            return Err(bad(
+                text.lines().count().max(1),
+                1,
+                "weights: no rows; expected n lines of n numbers".to_string(),
+            ));
+        }
+        if let Some((line, end, row)) = rows.iter().find(|(_, _, r)| r.len() != size) {
+            let plural = if row.len() == 1 { "" } else { "s" };
+            return Err(bad(
+                *line,
+                *end,
+                format!(
+                    "weights: {} number{plural} on this row, expected {size}",
+                    row.len()
+                ),
+            ));
+        }
+        Ok(Weights {
+            size,
+            of: rows.into_iter().flat_map(|(_, _, r)| r).collect(),
+        })
+    }
+
+    /// The grid side.
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    /// The weight of a cell.
+    pub fn get(&self, row: usize, col: usize) -> u64 {
+        self.of[row * self.size + col]
+    }
+}
+
+/// How [`best_score`] searches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// Branch-and-bound on option costs `weight × (n − value)` (minimising
+    /// them maximises the score), with the cost solver's admissible bound.
+    BranchAndBound,
+    /// Every solution, keeping the best score.
+    Enumerate,
+}
+
+/// The largest score over all solutions of `puzzle` (givens included) and a
+/// solution reaching it, or `None` when the puzzle has no solution.
+///
+/// ```
+/// use exactly_puzzles::sudoku::{self, Grid, Method, Rules, Shape, Weights};
+/// let empty = Grid::empty(Shape::new(2, 2)?);
+/// let w = Weights::rings(4);
+/// let (score, grid) = sudoku::best_score(&empty, &Rules::default(), &w, Method::BranchAndBound)?.unwrap();
+/// let by_enumeration = sudoku::best_score(&empty, &Rules::default(), &w, Method::Enumerate)?.unwrap().0;
+/// assert_eq!(score, by_enumeration);
+/// assert!(grid.solves(&empty));
+/// # Ok::<(), exactly_puzzles::sudoku::SudokuError>(())
+/// ```
+pub fn best_score(
+    puzzle: &Grid,
+    rules: &Rules,
+    weights: &Weights,
+    method: Method,
+) -> Result<Option<(u128, Grid)>, SudokuError> {
+    let n = puzzle.size();
+    if weights.size() != n {
+        return Err(SudokuError::BadGrid(format!(
+            "weights for a {}x{} grid, but the puzzle is {n}x{n}",
+            weights.size(),
+            weights.size()
+        )));
+    }
+    // At most 64 × (2^64 − 1) a cell and 4,096 cells: a u128 holds it.
+    let score = |grid: &Grid| -> u128 {
+        (0..n)
+            .flat_map(|r| (0..n).map(move |c| (r, c)))
+            .map(|(r, c)| u128::from(grid.get(r, c)) * u128::from(weights.get(r, c)))
+            .sum()
+    };
+    if !puzzle.cells.contains(&0) {
+        if let Some(c) = puzzle.clash_with(rules) {
+            return Err(c.error(c.value.to_string()));
+        }
+        return Ok(Some((score(puzzle), puzzle.clone())));
+    }
+    let problem = encode_with(puzzle, rules)?;
+    let best = match method {
+        Method::BranchAndBound => {
+            // The costs of a solution must add up within a u64.
+            let most: u128 = (0..n)
+                .flat_map(|r| (0..n).map(move |c| (r, c)))
+                .map(|(r, c)| u128::from(weights.get(r, c)) * (n as u128 - 1))
+                .sum();
+            if most > u128::from(u64::MAX) {
+                return Err(SudokuError::BadGrid(format!(
+                    "weights too large for branch-and-bound: the costs could add up to {most}, \
+                     above {}; enumerate instead",
+                    u64::MAX
+                )));
+            }
+            let costed = problem.with_costs(|_, p| {
+                weights.get(p.row.into(), p.col.into()) * (n as u64 - u64::from(p.value))
+            });
+            let (found, _) = exactly::multi::CostSolver::new(&costed).min_cost();
+            found.map(|c| decode(puzzle, &costed, &c.solution))
+        }
+        Method::Enumerate => {
+            let mut best: Option<(u128, Grid)> = None;
+            Solver::new(&problem).forced_first(true).for_each(|s| {
+                let grid = decode(puzzle, &problem, s);
+                let value = score(&grid);
+                match &best {
+                    Some((b, _)) if *b >= value => {}
+                    _ => best = Some((value, grid)),
+                }
+                ControlFlow::Continue(())
+            });
+            best.map(|(_, g)| g)
+        }
+    };
+    match best {
+        None => Ok(None),
+        Some(grid) if grid.solves_with(puzzle, rules) => Ok(Some((score(&grid), grid))),
+        Some(_) => Err(SudokuError::WrongSolution),
+    }
+}

@@ -1,0 +1,85 @@
+//! Unit tests of the sudoku front end.
+
+use super::*;
+
+#[test]
+fn shapes() {
+    for (n, r, c) in [
+        (1, 1, 1),
+        (4, 2, 2),
+        (9, 3, 3),
+        (16, 4, 4),
+        (25, 5, 5),
+        (64, 8, 8),
+    ] {
+        let s = Shape::infer(n).unwrap();
+        assert_eq!((s.box_rows(), s.box_cols()), (r, c), "{n}");
+    }
+    for n in [0, 2, 3, 5, 7, 10, 65] {
+        assert!(Shape::infer(n).is_none(), "{n}");
+    }
+    assert!(Shape::new(8, 8).is_ok());
+    assert!(Shape::new(5, 13).is_err());
+}
+
+#[test]
+fn givens_remove_items_and_options() {
+    let shape = Shape::new(2, 2).unwrap();
+    let mut grid = Grid::empty(shape);
+    grid.set(0, 0, 1);
+    let p = encode(&grid).unwrap();
+    // 15 cells, 3 units of 4 values less one each for r1, c1, b1.
+    assert_eq!(p.num_primary(), 15 + 3 * 16 - 3);
+    // Value 1 is excluded from the 7 cells that see r1c1.
+    assert_eq!(p.num_options(), 15 * 4 - 7);
+    assert!(p.item_by_name("r1c1").is_none());
+    assert!(p.item_by_name("b1=1").is_none());
+    assert!(p.item_by_name("b2=1").is_some());
+}
+
+#[test]
+fn clashes_name_both_cells() {
+    let shape = Shape::new(3, 3).unwrap();
+    let mut grid = Grid::empty(shape);
+    grid.set(4, 2, 7);
+    grid.set(4, 8, 7);
+    let e = solve(&grid, 2).unwrap_err();
+    assert_eq!(e.to_string(), "givens clash: r5c3 and r5c9 both hold 7");
+}
+
+#[test]
+fn a_template_solver_rejects_bad_puzzles_and_goes_on() {
+    let template = Template::new(Shape::new(2, 2).unwrap(), &Rules::default()).unwrap();
+    let mut solver = template.solver();
+    let e = solver
+        .solve(&Grid::empty(Shape::new(2, 3).unwrap()), 2)
+        .unwrap_err();
+    assert_eq!(e.to_string(), "a 6x6 grid does not fit boxes of 2x2");
+    let mut clash = Grid::empty(template.shape());
+    clash.set(0, 0, 3);
+    clash.set(3, 0, 3);
+    let e = solver.solve(&clash, 2).unwrap_err();
+    assert_eq!(e.to_string(), "givens clash: r1c1 and r4c1 both hold 3");
+    let answer = solver.solve(&Grid::empty(template.shape()), 1000).unwrap();
+    assert_eq!((answer.verdict, answer.count), (Verdict::Multiple, 288));
+}
+
+#[test]
+fn solution_check_catches_every_unit() {
+    let shape = Shape::new(1, 2).unwrap();
+    let puzzle = Grid::empty(shape);
+    assert!(!Grid::from_cells(shape, vec![1, 1, 2, 2])
+        .unwrap()
+        .solves(&puzzle));
+    assert!(!Grid::from_cells(shape, vec![1, 2, 1, 2])
+        .unwrap()
+        .solves(&puzzle));
+    assert!(!Grid::from_cells(shape, vec![1, 2, 0, 1])
+        .unwrap()
+        .solves(&puzzle));
+    // 2x2 boxes: rows and columns fine, boxes not.
+    let shape = Shape::new(2, 2).unwrap();
+    let latin =
+        Grid::from_cells(shape, vec![1, 2, 3, 4, 2, 3, 4, 1, 3, 4, 1, 2, 4, 1, 2, 3]).unwrap();
+    assert!(!latin.solves(&Grid::empty(shape)));
+}
