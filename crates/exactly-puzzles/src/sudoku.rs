@@ -71,7 +71,8 @@ use exactly::{
 };
 
 pub use text::{
-    parse, parse_jigsaw, parse_with, Layout, Puzzle, Reader, Record, Style, Symbols, MIN_SIZE,
+    parse, parse_jigsaw, parse_with, InputFormat, Layout, Puzzle, Reader, Record, Style, Symbols,
+    MIN_SIZE,
 };
 
 /// Why a sudoku could not be read, checked or encoded.

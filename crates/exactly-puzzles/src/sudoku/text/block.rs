@@ -1,24 +1,168 @@
-//! Blocks of lines: grids, decorated or not, and lines that are puzzles
-//! on their own.
+//! Blocks of lines: grids, decorated or not (`.ss`, bordered prints,
+//! `.sdk` sections), and lines that are puzzles on their own.
 
 use super::cells::{is_cell, line_tokens, read_cells, row_tokens, Token};
-use super::{before_comment, Layout, Puzzle, Reader, Record, Shape, SudokuError};
+use super::csv::{csv_header, Columns};
+use super::{before_comment, InputFormat, Layout, Puzzle, Reader, Record, Shape, SudokuError};
+
+/// The section of lines the reader is in: an `.sdk` section, or CSV rows.
+pub(super) enum Section<'a> {
+    /// Plain records.
+    None,
+    /// A section other than `[Puzzle]`: its lines are skipped.
+    Skip,
+    /// A `[Puzzle]` section: its header's line and its rows so far.
+    Puzzle {
+        header: usize,
+        rows: Vec<(usize, &'a str)>,
+    },
+    /// CSV rows under a header.
+    Csv(Columns),
+}
+
+/// The section a line starts: a `[Name]` header, or a CSV header.
+pub(super) fn section(line_no: usize, content: &str) -> Option<Section<'static>> {
+    let t = content.trim();
+    if let Some(name) = t.strip_prefix('[').and_then(|t| t.strip_suffix(']')) {
+        if !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == ' ') {
+            return Some(match name.eq_ignore_ascii_case("puzzle") {
+                true => Section::Puzzle {
+                    header: line_no,
+                    rows: Vec::new(),
+                },
+                false => Section::Skip,
+            });
+        }
+    }
+    csv_header(t).map(Section::Csv)
+}
+
+/// A rule line of an `.ss` file: only `-` (or `=`), at least two.
+fn is_rule(line: &str) -> bool {
+    let t = before_comment(line).trim();
+    t.len() >= 2 && t.bytes().all(|b| b == b'-' || b == b'=')
+}
 
 impl Reader {
+    /// Ends a section: a `[Puzzle]` section's rows become one grid.
+    pub(super) fn end_section(&self, section: &mut Section<'_>, out: &mut Vec<Record>) {
+        if let Section::Puzzle { header, rows } = std::mem::replace(section, Section::None) {
+            out.push(self.read_block_grid(&rows, InputFormat::Sdk, header));
+        }
+    }
+
+    /// Every non-blank line a record ([`InputFormat::Line`], `Sdm`).
+    pub(super) fn read_lines(&self, text: &str) -> Vec<Record> {
+        text.lines()
+            .enumerate()
+            .filter(|(_, l)| !before_comment(l).trim().is_empty())
+            .map(|(i, l)| {
+                let mut r = self.read_line(i + 1, l);
+                r.format = self.format;
+                r
+            })
+            .collect()
+    }
+
+    /// Every block of lines one grid ([`InputFormat::Grid`], `Ss`,
+    /// `Bordered`, `Sdk`): blocks end at blank lines and `[Name]` section
+    /// headers; sections other than `[Puzzle]` are skipped.
+    pub(super) fn read_grids(&self, text: &str, format: InputFormat) -> Vec<Record> {
+        let mut records = Vec::new();
+        let mut block: Vec<(usize, &str)> = Vec::new();
+        let mut skip = false;
+        let mut header = None;
+        let mut flush = |block: &mut Vec<(usize, &str)>, header: Option<usize>| {
+            if !block.is_empty() || header.is_some() {
+                let first = header.unwrap_or_else(|| block[0].0);
+                records.push(self.read_block_grid(block, format, first));
+            }
+            block.clear();
+        };
+        for (i, line) in text.lines().enumerate() {
+            let content = before_comment(line);
+            if content.trim().is_empty() {
+                if line.trim().is_empty() {
+                    flush(&mut block, header.take());
+                    skip = false;
+                }
+                continue;
+            }
+            let t = content.trim();
+            if let Some(name) = t.strip_prefix('[').and_then(|t| t.strip_suffix(']')) {
+                flush(&mut block, header.take());
+                skip = !name.trim().eq_ignore_ascii_case("puzzle");
+                header = (!skip).then_some(i + 1);
+                continue;
+            }
+            if !skip {
+                block.push((i + 1, line));
+            }
+        }
+        flush(&mut block, header.take());
+        records
+    }
+
+    /// A block of lines read as one grid, whatever it looks like:
+    /// decoration and rules dropped. `first` is the line to name when the
+    /// block has no row.
+    fn read_block_grid(
+        &self,
+        block: &[(usize, &str)],
+        format: InputFormat,
+        first: usize,
+    ) -> Record {
+        let rows: Vec<(usize, &str, Vec<Token<'_>>)> = block
+            .iter()
+            .filter(|(_, l)| !is_decoration(l) && !is_rule(l))
+            .map(|&(no, l)| (no, l, row_tokens(no, l)))
+            .collect();
+        if rows.is_empty() {
+            let message = match format {
+                InputFormat::Sdk => "an empty [Puzzle] section: expected the rows of a grid",
+                _ => "only border lines: expected the rows of a grid",
+            };
+            return Record::new(
+                first,
+                Err(SudokuError::Parse {
+                    line: first,
+                    column: None,
+                    message: message.to_string(),
+                }),
+                format,
+            );
+        }
+        let spaced = rows
+            .iter()
+            .any(|(_, l, _)| before_comment(l).trim().contains(char::is_whitespace));
+        Record::new(rows[0].0, self.read_grid(&rows, spaced), format)
+    }
+
     /// One line read as a puzzle on its own.
     pub(super) fn read_line(&self, no: usize, line: &str) -> Record {
-        Record {
-            line: no,
-            puzzle: line_tokens(no, line)
+        Record::new(
+            no,
+            line_tokens(no, line)
                 .and_then(|tokens| read_cells(&tokens, Layout::Line, self, no, &self.rules)),
-        }
+            InputFormat::Line,
+        )
     }
 
     /// The records of a block of consecutive non-blank lines.
     pub(super) fn read_block(&self, block: &[(usize, &str)], out: &mut Vec<Record>) {
+        // Lines of dashes in a block with `|` are `.ss` rules between bands
+        // of boxes, unless as long as a row (then they are rows of empty
+        // cells).
+        let barred = block.iter().any(|(_, l)| before_comment(l).contains('|'));
+        let width = block
+            .iter()
+            .find(|(_, l)| !is_decoration(l) && !is_rule(l))
+            .map(|&(no, l)| row_tokens(no, l).len());
+        let is_ss_rule =
+            |l: &str| barred && is_rule(l) && Some(before_comment(l).trim().len()) != width;
         let rows: Vec<(usize, &str, Vec<Token<'_>>)> = block
             .iter()
-            .filter(|(_, l)| !is_decoration(l))
+            .filter(|(_, l)| !is_decoration(l) && !is_ss_rule(l))
             .map(|&(no, l)| (no, l, row_tokens(no, l)))
             .collect();
         let k = rows.len();
@@ -42,8 +186,6 @@ impl Reader {
                 Err(e) => matches!(e, SudokuError::Clash { .. }),
             })
             .count();
-        let marked =
-            k < block.len() || rows.iter().any(|(_, l, _)| before_comment(l).contains('|'));
         let square = rows
             .iter()
             .all(|(_, _, r)| r.len() == k && r.iter().all(is_cell));
@@ -64,14 +206,28 @@ impl Reader {
             }
             2 * most > k && best <= Shape::MAX_SIZE && best.abs_diff(k) <= 1
         };
-        if (square || marked || damaged) && 2 * fitting <= k {
+        // Bars and borders make a block a grid, whatever its lines hold.
+        let drawn = barred || k < block.len();
+        if drawn || ((square || damaged) && 2 * fitting <= k) {
             let spaced = rows
                 .iter()
                 .any(|(_, l, _)| before_comment(l).trim().contains(char::is_whitespace));
-            out.push(Record {
-                line: rows[0].0,
-                puzzle: self.read_grid(&rows, spaced),
+            let bordered = block.iter().any(|(_, l)| {
+                let t = before_comment(l).trim();
+                t.starts_with('|') || (is_decoration(l) && (t.contains('+') || t.contains('*')))
             });
+            let format = if bordered {
+                InputFormat::Bordered
+            } else if drawn {
+                InputFormat::Ss
+            } else {
+                InputFormat::Grid
+            };
+            out.push(Record::new(
+                rows[0].0,
+                self.read_grid(&rows, spaced),
+                format,
+            ));
         } else {
             out.extend(alone);
         }
@@ -118,10 +274,12 @@ impl Reader {
     }
 }
 
-/// A decoration line: only `-+=|` and blanks, with at least one `+`.
+/// A decoration line: only `-+=|*` and blanks, with at least one `+`, or
+/// a `*` and a `-` or `=` (`*-----------*`).
 fn is_decoration(line: &str) -> bool {
-    line.contains('+')
+    let corner = line.contains('+') || (line.contains('*') && line.contains(['-', '=']));
+    corner
         && line
             .chars()
-            .all(|c| matches!(c, '-' | '+' | '=' | '|') || c.is_whitespace())
+            .all(|c| matches!(c, '-' | '+' | '=' | '|' | '*') || c.is_whitespace())
 }

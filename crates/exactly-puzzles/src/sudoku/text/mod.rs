@@ -2,11 +2,14 @@
 
 mod block;
 mod cells;
+mod csv;
 mod jigsaw;
 #[cfg(test)]
 mod tests;
+mod write;
 
 use super::{Grid, Regions, Rules, Shape, SudokuError};
+use block::{section, Section};
 use cells::row_tokens;
 use jigsaw::read_jigsaw;
 
@@ -73,6 +76,89 @@ pub struct Record {
     pub line: usize,
     /// The puzzle, or the error.
     pub puzzle: Result<Puzzle, SudokuError>,
+    /// The format the record was read in: never [`InputFormat::Auto`].
+    pub format: InputFormat,
+    /// A solution that the input gives with the puzzle (the `solutions`
+    /// column of a CSV file), for the caller to check: read in the
+    /// puzzle's symbols, not checked here.
+    pub solution: Option<Grid>,
+}
+
+impl Record {
+    /// A record with no solution given.
+    fn new(line: usize, puzzle: Result<Puzzle, SudokuError>, format: InputFormat) -> Record {
+        Record {
+            line,
+            puzzle,
+            format,
+            solution: None,
+        }
+    }
+}
+
+/// The text formats a batch of puzzles may come in ([`Reader::format`]).
+/// [`InputFormat::Auto`] tells them apart record by record.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum InputFormat {
+    /// Each record in whatever format it looks like (see [`Reader`]).
+    #[default]
+    Auto,
+    /// One puzzle a line (`4.....8.5.3…`, or `n²` whitespace-separated
+    /// numbers): every line is a record.
+    Line,
+    /// A grid of `n` lines of `n` cells, cells side by side or separated
+    /// by whitespace, records separated by blank lines; `|` and border
+    /// lines are dropped.
+    Grid,
+    /// Simple Sudoku's `.ss`: rows such as `4..|...|8.5`, bands of boxes
+    /// separated by lines of dashes (`-----------`). Read as [`Grid`].
+    ///
+    /// [`Grid`]: InputFormat::Grid
+    Ss,
+    /// SadMan Software's `.sdk`: optional `#` header lines (SudoCue's
+    /// `#A` author, `#D` description, …), then a `[Puzzle]` section of
+    /// `n` rows of `n` cells (`.` empty). Other sections (`[State]`, …)
+    /// are skipped up to the next section or blank line.
+    Sdk,
+    /// A grid drawn with borders: `+-------+-------+` or `*-----------*`
+    /// lines, `|` between boxes and at the ends of rows (`| 4 . . | . . .
+    /// |`), any size. Read as [`Grid`].
+    ///
+    /// [`Grid`]: InputFormat::Grid
+    Bordered,
+    /// Comma-separated values with a header naming the puzzle column
+    /// (`quizzes`, `quiz`, `puzzle` or `puzzles`) and maybe a solution
+    /// column (`solutions` or `solution`), as the Kaggle dataset of one
+    /// million sudokus has it: `quizzes,solutions`, then `0043…,8643…` a
+    /// line. Other columns are ignored. When forced, a file without a
+    /// header reads the puzzle from the first column and a solution from
+    /// the second.
+    Csv,
+    /// SudoCue's `.sdm`: one puzzle a line, many lines; read as
+    /// [`Line`](InputFormat::Line).
+    Sdm,
+}
+
+impl InputFormat {
+    /// The format's name: `auto`, `line`, `grid`, `ss`, `sdk`, `bordered`,
+    /// `csv` or `sdm`.
+    ///
+    /// ```
+    /// assert_eq!(exactly_puzzles::sudoku::InputFormat::Sdk.name(), "sdk");
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            InputFormat::Auto => "auto",
+            InputFormat::Line => "line",
+            InputFormat::Grid => "grid",
+            InputFormat::Ss => "ss",
+            InputFormat::Sdk => "sdk",
+            InputFormat::Bordered => "bordered",
+            InputFormat::Csv => "csv",
+            InputFormat::Sdm => "sdm",
+        }
+    }
 }
 
 const DIGITS_UPPER: &[u8] = b"123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
@@ -217,6 +303,20 @@ pub const MIN_SIZE: usize = 4;
 /// - A first line holding only a number below 16 digits (a count of
 ///   puzzles, as contest files start) is skipped when the number matches
 ///   the records that follow; otherwise it is an invalid record.
+/// - Simple Sudoku's `.ss` rows (`4..|...|8.5`) with lines of dashes
+///   between bands of boxes, and bordered prints (`*-----------*`,
+///   `+-------+-------+`, rows `| 4 . . | . . . | 8 . 5 |`) are grids:
+///   lines of only `-` (in a block with `|`, and not as long as a row),
+///   and lines of only `-+=*|` with a `+` or a `*`, are decoration, and
+///   such a block is always one grid.
+/// - A line `[Puzzle]` starts a SadMan `.sdk` section: the lines after it,
+///   up to a blank line or the next section, are one grid. Other sections
+///   (`[State]`, …) are skipped up to a blank line or the next section.
+/// - A line that is a CSV header (`quizzes,solutions`, `puzzle`, …, see
+///   [`InputFormat::Csv`]) starts CSV rows, one record each, up to a
+///   blank line.
+///
+/// [`Reader::format`] forces one format for the whole text instead.
 ///
 /// A record that matches no size is invalid and names its line. Grids
 /// smaller than [`MIN_SIZE`] are refused unless asked for.
@@ -236,6 +336,7 @@ pub struct Reader {
     rules: Rules,
     small: bool,
     jigsaw: bool,
+    format: InputFormat,
 }
 
 impl Reader {
@@ -272,6 +373,23 @@ impl Reader {
         self
     }
 
+    /// Reads every record in `format` rather than telling formats apart
+    /// record by record ([`InputFormat::Auto`], the default). Jigsaw
+    /// records ([`Reader::jigsaw`]) are always read one a line.
+    ///
+    /// ```
+    /// use exactly_puzzles::sudoku::{InputFormat, Reader};
+    /// let text = "1.3.\n..1.\n.1..\n2.4.\n";
+    /// assert_eq!(Reader::new().read(text).len(), 1);
+    /// let lines = Reader::new().format(InputFormat::Line).read(text);
+    /// assert_eq!(lines.len(), 4);
+    /// assert!(lines.iter().all(|r| r.puzzle.is_err()));
+    /// ```
+    pub fn format(mut self, format: InputFormat) -> Reader {
+        self.format = format;
+        self
+    }
+
     /// Whether a side of `n` is read.
     fn allows(&self, n: usize) -> bool {
         n >= MIN_SIZE || self.small || self.shape.is_some_and(|s| s.size() == n)
@@ -280,7 +398,17 @@ impl Reader {
     /// Reads the records of `text`: every record of the text gives one,
     /// a puzzle or why it is not one.
     pub fn read(&self, text: &str) -> Vec<Record> {
+        if !self.jigsaw {
+            match self.format {
+                InputFormat::Auto => {}
+                InputFormat::Line | InputFormat::Sdm => return self.read_lines(text),
+                InputFormat::Csv => return self.read_csv(text),
+                grid => return self.read_grids(text, grid),
+            }
+        }
         let mut records = Vec::new();
+        // The section of `.sdk` or CSV lines that the reader is in.
+        let mut section_now = Section::None;
         let mut block: Vec<(usize, &str)> = Vec::new();
         let mut count: Option<(usize, &str)> = None;
         // Whether the count line still might be a grid's first row, and
@@ -297,8 +425,32 @@ impl Reader {
                 if !self.jigsaw {
                     self.read_block(&block, &mut records);
                     block.clear();
+                    self.end_section(&mut section_now, &mut records);
                 }
                 continue;
+            }
+            if !self.jigsaw {
+                if let Some(next) = section(i + 1, content) {
+                    self.read_block(&block, &mut records);
+                    block.clear();
+                    self.end_section(&mut section_now, &mut records);
+                    section_now = next;
+                    (first, pending) = (false, false);
+                    continue;
+                }
+                match &mut section_now {
+                    Section::None => {}
+                    Section::Skip => continue,
+                    Section::Puzzle { rows, .. } => {
+                        rows.push((i + 1, line));
+                        continue;
+                    }
+                    Section::Csv(columns) => {
+                        records.push(self.read_csv_row(i + 1, line, *columns));
+                        (first, pending) = (false, false);
+                        continue;
+                    }
+                }
             }
             if std::mem::take(&mut first) && is_count(content) {
                 count = Some((i + 1, line));
@@ -315,15 +467,17 @@ impl Reader {
                 }
             }
             if self.jigsaw {
-                records.push(Record {
-                    line: i + 1,
-                    puzzle: read_jigsaw(i + 1, content, &self.rules, self.small),
-                });
+                records.push(Record::new(
+                    i + 1,
+                    read_jigsaw(i + 1, content, &self.rules, self.small),
+                    InputFormat::Line,
+                ));
             } else {
                 block.push((i + 1, line));
             }
         }
         self.read_block(&block, &mut records);
+        self.end_section(&mut section_now, &mut records);
         if let Some((line, digits)) = count {
             let digits = before_comment(digits).trim();
             let matches = digits.parse::<usize>().is_ok_and(|c| c == records.len());
@@ -331,16 +485,17 @@ impl Reader {
                 let record = if records.is_empty() || self.small {
                     // The only content, or a small puzzle asked for.
                     match self.jigsaw {
-                        true => Record {
+                        true => Record::new(
                             line,
-                            puzzle: read_jigsaw(line, digits, &self.rules, self.small),
-                        },
+                            read_jigsaw(line, digits, &self.rules, self.small),
+                            InputFormat::Line,
+                        ),
                         false => self.read_line(line, digits),
                     }
                 } else {
-                    Record {
+                    Record::new(
                         line,
-                        puzzle: Err(SudokuError::Parse {
+                        Err(SudokuError::Parse {
                             line,
                             column: Some(1),
                             message: format!(
@@ -349,7 +504,8 @@ impl Reader {
                                 records.len()
                             ),
                         }),
-                    }
+                        InputFormat::Line,
+                    )
                 };
                 records.insert(0, record);
             }
