@@ -159,6 +159,27 @@ impl InputFormat {
             InputFormat::Sdm => "sdm",
         }
     }
+
+    /// The format of a [`name`](InputFormat::name), if it is one.
+    ///
+    /// ```
+    /// use exactly_puzzles::sudoku::InputFormat;
+    /// assert_eq!(InputFormat::from_name("bordered"), Some(InputFormat::Bordered));
+    /// assert_eq!(InputFormat::from_name("xml"), None);
+    /// ```
+    pub fn from_name(name: &str) -> Option<InputFormat> {
+        const ALL: [InputFormat; 8] = [
+            InputFormat::Auto,
+            InputFormat::Line,
+            InputFormat::Grid,
+            InputFormat::Ss,
+            InputFormat::Sdk,
+            InputFormat::Bordered,
+            InputFormat::Csv,
+            InputFormat::Sdm,
+        ];
+        ALL.into_iter().find(|f| f.name() == name)
+    }
 }
 
 const DIGITS_UPPER: &[u8] = b"123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
