@@ -400,7 +400,9 @@ fn every_solution<'p>(
         .take(usize::try_from(max).unwrap_or(usize::MAX))
         .map(move |g| match g.solves_with(&puzzle.grid, rules) {
             true => Ok(g),
-            false => Err(io::Error::other("a solution found does not solve its puzzle")),
+            false => Err(io::Error::other(
+                "a solution found does not solve its puzzle",
+            )),
         })
 }
 
@@ -705,9 +707,7 @@ pub fn run(args: &SudokuArgs) -> anyhow::Result<Status> {
             Some(SudokuFormat::Grid) => Some(as_grid),
             Some(SudokuFormat::Ss) => Some(|s: Style, g: &sudoku::Grid| s.format_ss(g)),
             Some(SudokuFormat::Sdk) => Some(|s: Style, g: &sudoku::Grid| s.format_sdk(g)),
-            Some(SudokuFormat::Bordered) => {
-                Some(|s: Style, g: &sudoku::Grid| s.format_bordered(g))
-            }
+            Some(SudokuFormat::Bordered) => Some(|s: Style, g: &sudoku::Grid| s.format_bordered(g)),
             // An invalid record answers in the layout of the record before.
             None => match outcome {
                 Ok((p, _)) => (p.style.layout != Layout::Line).then_some(as_grid as Draw),
@@ -753,7 +753,10 @@ pub fn run(args: &SudokuArgs) -> anyhow::Result<Status> {
         plural(threads)
     ));
     if mismatched > 0 {
-        summary.push_str(&format!("; {mismatched} given solution{} wrong", plural(mismatched)));
+        summary.push_str(&format!(
+            "; {mismatched} given solution{} wrong",
+            plural(mismatched)
+        ));
     }
     report::message(&summary);
     anyhow::ensure!(
