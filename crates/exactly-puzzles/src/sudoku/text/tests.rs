@@ -317,3 +317,53 @@ fn random_text_never_panics() {
         }
     }
 }
+
+#[test]
+fn ss_rules_are_dropped_but_rows_of_dashes_stay() {
+    let ss = "12|..\n..|12\n-----\n21|..\n..|21\n";
+    let r = parse(ss, None);
+    assert_eq!(r.len(), 1);
+    assert_eq!(r[0].format, InputFormat::Ss);
+    assert_eq!(r[0].puzzle.as_ref().unwrap().grid.givens(), 8);
+    // A line of dashes as long as a row is a row of empty cells.
+    let empty_row = "12|..\n----\n..|12\n21|..\n";
+    let r = parse(empty_row, None);
+    assert_eq!(r.len(), 1);
+    assert_eq!(r[0].puzzle.as_ref().unwrap().grid.givens(), 6);
+    // Without bars, a line of dashes is a puzzle (an empty 4x4) or not.
+    assert_eq!(
+        parse("----------------\n", None)[0].format,
+        InputFormat::Line
+    );
+    // Stars alone are no border: a bad record, not a dropped line.
+    let r = parse("****************\n", None);
+    assert!(r[0].puzzle.is_err());
+}
+
+#[test]
+fn sections_and_csv_headers() {
+    let text = "[State]\n1234\n\n[Puzzle]\n1...\n..1.\n.1..\n...1\n[Other]\nxyz\n";
+    let r = parse(text, None);
+    assert_eq!(r.len(), 1);
+    assert_eq!((r[0].line, r[0].format), (5, InputFormat::Sdk));
+    // A CSV section ends at a blank line; other columns are ignored.
+    let text = "id,Puzzle,Solution\n7,1.3...1..1..2.4.,1234341221434321\n\n12..34..........\n";
+    let r = parse(text, None);
+    assert_eq!(r.len(), 2);
+    assert_eq!((r[0].line, r[0].format), (2, InputFormat::Csv));
+    assert_eq!(r[0].solution.as_ref().unwrap().get(0, 1), 2);
+    assert_eq!((r[1].line, r[1].format), (4, InputFormat::Line));
+    // A solution of the wrong length names its column.
+    let r = parse("quizzes,solutions\n1.3...1..1..2.4.,123\n", None);
+    assert_eq!(
+        r[0].puzzle.as_ref().unwrap_err().to_string(),
+        "line 2, column 18: a solution of 3 cells for a puzzle of 16"
+    );
+    // Forced CSV without a header: puzzle, then maybe a solution.
+    let r = Reader::new()
+        .format(InputFormat::Csv)
+        .read("1.3...1..1..2.4.\n\"1.3...1..1..2.4.\",1234341221434321\n");
+    assert_eq!(r.len(), 2);
+    assert!(r[0].solution.is_none());
+    assert!(r[1].solution.is_some());
+}
