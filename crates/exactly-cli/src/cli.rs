@@ -196,7 +196,9 @@ pub enum SudokuFormat {
 pub struct SudokuArgs {
     /// The puzzles; `-` or nothing reads standard input. One puzzle per
     /// line, grids of lines separated by blank lines, or whitespace
-    /// separated numbers (0 empty); `#` starts a comment line. Each record
+    /// separated numbers (0 empty); Simple Sudoku .ss, SadMan .sdk,
+    /// bordered prints, CSV (see --input-format); `#` starts a comment
+    /// line. Each record
     /// gets one answer, in order; a bad record (bad bytes included) gets an
     /// `invalid:` answer and the batch goes on (exit status 2 at the end).
     /// An input with no puzzle at all is an error (exit status 2).

@@ -20,18 +20,23 @@ pub(super) enum Section<'a> {
     Csv(Columns),
 }
 
-/// The section a line starts: a `[Name]` header, or a CSV header.
-pub(super) fn section(line_no: usize, content: &str) -> Option<Section<'static>> {
+/// The section a line starts: a `[Puzzle]` header, another `[Name]`
+/// header once a `[Puzzle]` section came (`sdk`: before, such a line is
+/// no header, so that what follows it is not skipped unseen), or a CSV
+/// header.
+pub(super) fn section(line_no: usize, content: &str, sdk: bool) -> Option<Section<'static>> {
     let t = content.trim();
     if let Some(name) = t.strip_prefix('[').and_then(|t| t.strip_suffix(']')) {
-        if !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == ' ') {
-            return Some(match name.eq_ignore_ascii_case("puzzle") {
-                true => Section::Puzzle {
-                    header: line_no,
-                    rows: Vec::new(),
-                },
-                false => Section::Skip,
+        if name.eq_ignore_ascii_case("puzzle") {
+            return Some(Section::Puzzle {
+                header: line_no,
+                rows: Vec::new(),
             });
+        }
+        let word = name.starts_with(|c: char| c.is_ascii_alphabetic())
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == ' ');
+        if sdk && word {
+            return Some(Section::Skip);
         }
     }
     csv_header(t).map(Section::Csv)

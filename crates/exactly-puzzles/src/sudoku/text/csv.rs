@@ -53,12 +53,11 @@ pub(super) fn csv_header(content: &str) -> Option<Columns> {
 fn fields(line: &str) -> Vec<(usize, &str)> {
     let mut out = Vec::new();
     let mut start = 0;
-    let mut col = 0;
     let mut start_col = 0;
-    for (i, c) in line
+    let ends = line
         .char_indices()
-        .chain(std::iter::once((line.len(), ',')))
-    {
+        .chain(std::iter::once((line.len(), ',')));
+    for (col, (i, c)) in ends.enumerate() {
         if c == ',' {
             let raw = &line[start..i];
             let lead = raw.len() - raw.trim_start().len();
@@ -72,7 +71,6 @@ fn fields(line: &str) -> Vec<(usize, &str)> {
             start = i + 1;
             start_col = col + 1;
         }
-        col += 1;
     }
     out
 }

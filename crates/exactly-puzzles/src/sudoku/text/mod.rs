@@ -331,8 +331,9 @@ pub const MIN_SIZE: usize = 4;
 ///   and lines of only `-+=*|` with a `+` or a `*`, are decoration, and
 ///   such a block is always one grid.
 /// - A line `[Puzzle]` starts a SadMan `.sdk` section: the lines after it,
-///   up to a blank line or the next section, are one grid. Other sections
-///   (`[State]`, …) are skipped up to a blank line or the next section.
+///   up to a blank line or the next section, are one grid. After it, other
+///   sections (`[State]`, …) are skipped up to a blank line or the next
+///   section.
 /// - A line that is a CSV header (`quizzes,solutions`, `puzzle`, …, see
 ///   [`InputFormat::Csv`]) starts CSV rows, one record each, up to a
 ///   blank line.
@@ -430,6 +431,9 @@ impl Reader {
         let mut records = Vec::new();
         // The section of `.sdk` or CSV lines that the reader is in.
         let mut section_now = Section::None;
+        // Whether a `[Puzzle]` section came: then other `[Name]` sections
+        // are skipped.
+        let mut sdk = false;
         let mut block: Vec<(usize, &str)> = Vec::new();
         let mut count: Option<(usize, &str)> = None;
         // Whether the count line still might be a grid's first row, and
@@ -451,7 +455,8 @@ impl Reader {
                 continue;
             }
             if !self.jigsaw {
-                if let Some(next) = section(i + 1, content) {
+                if let Some(next) = section(i + 1, content, sdk) {
+                    sdk |= matches!(next, Section::Puzzle { .. });
                     self.read_block(&block, &mut records);
                     block.clear();
                     self.end_section(&mut section_now, &mut records);

@@ -342,10 +342,15 @@ fn ss_rules_are_dropped_but_rows_of_dashes_stay() {
 
 #[test]
 fn sections_and_csv_headers() {
-    let text = "[State]\n1234\n\n[Puzzle]\n1...\n..1.\n.1..\n...1\n[Other]\nxyz\n";
+    let text = "[Puzzle]\n1...\n..1.\n.1..\n...1\n[State]\nxyz\n\n[Other]\n1\n";
     let r = parse(text, None);
     assert_eq!(r.len(), 1);
-    assert_eq!((r[0].line, r[0].format), (5, InputFormat::Sdk));
+    assert_eq!((r[0].line, r[0].format), (2, InputFormat::Sdk));
+    // Before any [Puzzle] section, a bracketed label skips nothing.
+    let r = parse("[Hard]\n\n12..34..........\n", None);
+    assert_eq!(r.len(), 2);
+    assert!(r[0].puzzle.is_err());
+    assert!(r[1].puzzle.is_ok());
     // A CSV section ends at a blank line; other columns are ignored.
     let text = "id,Puzzle,Solution\n7,1.3...1..1..2.4.,1234341221434321\n\n12..34..........\n";
     let r = parse(text, None);
