@@ -239,8 +239,22 @@ pub enum SudokuFormat {
     Line,
     /// The solution as a grid of lines, a blank line between records.
     Grid,
-    /// One JSON object per record: line, verdict, solution, count, error.
+    /// One JSON object per record: line, verdict, solution, count, error
+    /// (with --all, solutions: every solution listed).
     Json,
+    /// As grid, each grid in Simple Sudoku's .ss form (`276|584|139` rows,
+    /// `-----------` between bands of boxes).
+    Ss,
+    /// As grid, each grid in SadMan Software's .sdk form: a `[Puzzle]`
+    /// line, then the rows.
+    Sdk,
+    /// As grid, each grid drawn with `+-------+` borders and `|` between
+    /// boxes.
+    Bordered,
+    /// CSV: a header `quizzes,solutions,verdict,count,error`, then one row
+    /// per record (with --all, one per solution); reads back with
+    /// --input-format csv.
+    Csv,
 }
 
 /// Arguments of `exactly sudoku`.
@@ -249,7 +263,9 @@ pub enum SudokuFormat {
 pub struct SudokuArgs {
     /// The puzzles; `-` or nothing reads standard input. One puzzle per
     /// line, grids of lines separated by blank lines, or whitespace
-    /// separated numbers (0 empty); `#` starts a comment line. Each record
+    /// separated numbers (0 empty); Simple Sudoku .ss, SadMan .sdk,
+    /// bordered prints, CSV (see --input-format); `#` starts a comment
+    /// line. Each record
     /// gets one answer, in order; a bad record (bad bytes included) gets an
     /// `invalid:` answer and the batch goes on (exit status 2 at the end).
     /// An input with no puzzle at all is an error (exit status 2).
@@ -260,6 +276,31 @@ pub struct SudokuArgs {
     /// (a line for a one-line puzzle, a grid for a grid).
     #[arg(short = 'o', long, value_enum, value_name = "FORMAT")]
     pub format: Option<SudokuFormat>,
+
+    /// Input format: auto tells each record's format apart (one-line
+    /// puzzles, grids, Simple Sudoku .ss, SadMan .sdk `[Puzzle]` sections,
+    /// bordered prints, CSV under a `quizzes,solutions` header); the others
+    /// read the whole input in one format (line and sdm: every line a
+    /// puzzle; grid, ss, bordered, sdk: every block of lines a grid; csv:
+    /// every line a row, the header optional).
+    #[arg(
+        long,
+        value_name = "FORMAT",
+        default_value = "auto",
+        value_parser = clap::builder::TypedValueParser::map(
+            clap::builder::PossibleValuesParser::new(
+                ["auto", "line", "grid", "ss", "sdk", "bordered", "csv", "sdm"]
+            ),
+            |s: String| exactly_puzzles::sudoku::InputFormat::from_name(&s).unwrap_or_default()
+        )
+    )]
+    pub input_format: exactly_puzzles::sudoku::InputFormat,
+
+    /// List every solution, up to --max-solutions, after a line with the
+    /// verdict and count: one a line, grids separated by blank lines, a
+    /// JSON array `solutions`, or a CSV row each.
+    #[arg(long, conflicts_with_all = ["first", "second", "target", "max_nodes", "timeout"])]
+    pub all: bool,
 
     /// Count solutions up to N: 2 (the default) tells unique from multiple.
     #[arg(long, value_name = "N", default_value_t = 2, value_parser = parse_limit)]

@@ -94,7 +94,8 @@ pub use solve::{
 pub use target::{best_score, Method, Weights};
 pub use template::{Template, TemplateSolver};
 pub use text::{
-    parse, parse_jigsaw, parse_with, Layout, Puzzle, Reader, Record, Style, Symbols, MIN_SIZE,
+    parse, parse_jigsaw, parse_with, InputFormat, Layout, Puzzle, Reader, Record, Style, Symbols,
+    MIN_SIZE,
 };
 
 /// Why a sudoku could not be read, checked or encoded.

@@ -2,7 +2,7 @@
 //! reads back the same; a batch of N records always gives N answers; the
 //! inputs kept from fuzzing (`testdata/sudoku/fuzz/`) are replayed.
 
-use exactly_puzzles::sudoku::{check, Grid, Layout, Reader, Shape, Style, Symbols};
+use exactly_puzzles::sudoku::{check, Grid, InputFormat, Layout, Reader, Shape, Style, Symbols};
 use proptest::prelude::*;
 
 /// Box shapes whose sides [`Shape::infer`] gives back.
@@ -92,6 +92,32 @@ proptest! {
         prop_assert_eq!(records.len(), 1, "{:?}", text);
         let read = records[0].puzzle.as_ref().map_err(|e| TestCaseError::fail(format!("{text:?}: {e}")))?;
         prop_assert_eq!(&read.grid, &grid, "{:?}", text);
+    }
+
+    #[test]
+    fn every_drawn_format_reads_back(
+        k in 0..SHAPES.len(),
+        seed in any::<u64>(),
+        keep in prop::collection::vec(any::<bool>(), 1..80),
+        pick in any::<usize>(),
+        which in 0..3usize,
+    ) {
+        let shape = Shape::new(SHAPES[k].0, SHAPES[k].1).unwrap();
+        let grid = puzzle(shape, seed, &keep);
+        let styles = styles(shape.size());
+        let style = styles[pick % styles.len()];
+        let (text, format) = match which {
+            0 => (style.format_ss(&grid), InputFormat::Ss),
+            1 => (style.format_sdk(&grid), InputFormat::Sdk),
+            _ => (style.format_bordered(&grid), InputFormat::Bordered),
+        };
+        for reader in [Reader::new(), Reader::new().format(format)] {
+            let records = reader.shape(Some(shape)).read(&text);
+            prop_assert_eq!(records.len(), 1, "{:?}", text);
+            prop_assert_eq!(records[0].format, format, "{:?}", text);
+            let read = records[0].puzzle.as_ref().map_err(|e| TestCaseError::fail(format!("{text:?}: {e}")))?;
+            prop_assert_eq!(&read.grid, &grid, "{:?}", text);
+        }
     }
 
     #[test]

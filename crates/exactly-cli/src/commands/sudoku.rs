@@ -8,7 +8,8 @@ use std::time::Instant;
 use anyhow::Context;
 use exactly::Limits;
 use exactly_puzzles::sudoku::{
-    self, Answer, Batch, Layout, Puzzle, Regions, Rules, Shape, Style, SudokuError, Verdict,
+    self, Answer, Batch, InputFormat, Layout, Puzzle, Regions, Rules, Shape, Style, SudokuError,
+    Verdict,
 };
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
@@ -118,6 +119,52 @@ fn as_grid(style: Style, grid: &sudoku::Grid) -> String {
     Style { layout, ..style }.format(grid)
 }
 
+/// Draws a solution as a grid of lines (or another drawing).
+type Draw = fn(Style, &sudoku::Grid) -> String;
+
+/// A record's outcome as the writers see it.
+struct Answered<'a> {
+    line: usize,
+    outcome: &'a Outcome,
+    /// Why the solution the input gave differs from the solver's.
+    mismatch: Option<&'a str>,
+}
+
+/// Why a solution given with a puzzle (a CSV `solutions` column) is
+/// wrong, or `None` when it solves the puzzle (for a unique puzzle, it is
+/// then the solver's solution).
+fn mismatch(
+    line: usize,
+    given: &sudoku::Grid,
+    puzzle: &Puzzle,
+    answer: &Answer,
+    rules: &Rules,
+) -> Option<String> {
+    let rules = rules_of(puzzle, rules);
+    if given.solves_with(&puzzle.grid, &rules) {
+        return None;
+    }
+    let n = puzzle.grid.size();
+    let symbol = |v: u8| match v {
+        0 => ".".to_string(),
+        v => puzzle.style.symbol(v, n),
+    };
+    let Some(found) = &answer.solution else {
+        return Some(format!(
+            "line {line}: a solution is given, but the puzzle has none"
+        ));
+    };
+    let cell = (0..n * n).find(|&k| given.cells()[k] != found.cells()[k])?;
+    let (r, c) = (cell / n, cell % n);
+    Some(format!(
+        "line {line}: the given solution has {} at r{}c{}, the solution {}",
+        symbol(given.get(r, c)),
+        r + 1,
+        c + 1,
+        symbol(found.get(r, c))
+    ))
+}
+
 /// The verdict word and solution count of an outcome.
 fn verdict(outcome: &Outcome) -> (&'static str, u64) {
     match outcome {
@@ -126,14 +173,13 @@ fn verdict(outcome: &Outcome) -> (&'static str, u64) {
     }
 }
 
-/// Writes one record as a line: the solution, or the verdict first.
-fn write_line(
-    out: &mut impl Write,
-    line: usize,
-    outcome: &Outcome,
-    second: bool,
-) -> io::Result<()> {
-    match outcome {
+/// Writes one record as a line: the solution, or the verdict first; a
+/// wrong given solution makes the line `mismatch: WHY`.
+fn write_line(out: &mut impl Write, record: &Answered<'_>, second: bool) -> io::Result<()> {
+    if let Some(why) = record.mismatch {
+        return writeln!(out, "mismatch: {why}");
+    }
+    match record.outcome {
         Ok((p, a)) => match (&a.solution, a.verdict) {
             (Some(g), v @ (Verdict::Multiple | Verdict::Unknown)) => {
                 write!(out, "{} {} {}", v.word(), a.count, one_line(p.style, g))?;
@@ -145,40 +191,98 @@ fn write_line(
             (Some(g), _) => writeln!(out, "{}", one_line(p.style, g)),
             (None, v) => writeln!(out, "{}", v.word()),
         },
-        Err(e) => writeln!(out, "invalid: {}", error_text(line, e)),
+        Err(e) => writeln!(out, "invalid: {}", error_text(record.line, e)),
     }
 }
 
 /// Writes one record as a grid: the solution, after a verdict line unless
-/// it is the only one.
+/// it is the only one (a `mismatch: WHY` line when the given solution is
+/// wrong).
 fn write_grid(
     out: &mut impl Write,
-    line: usize,
-    outcome: &Outcome,
+    record: &Answered<'_>,
     second: bool,
+    draw: Draw,
 ) -> io::Result<()> {
-    match outcome {
+    match record.outcome {
         Ok((p, a)) => {
-            if matches!(a.verdict, Verdict::Multiple | Verdict::Unknown) && a.solution.is_some() {
+            if let Some(why) = record.mismatch {
+                writeln!(out, "mismatch: {why}")?;
+            } else if matches!(a.verdict, Verdict::Multiple | Verdict::Unknown)
+                && a.solution.is_some()
+            {
                 writeln!(out, "{} {}", a.verdict.word(), a.count)?;
             } else if a.solution.is_none() {
                 writeln!(out, "{}", a.verdict.word())?;
             }
             if let Some(g) = &a.solution {
-                write!(out, "{}", as_grid(p.style, g))?;
+                write!(out, "{}", draw(p.style, g))?;
             }
             match a.second.as_ref().filter(|_| second) {
-                Some(h) => write!(out, "\n{}", as_grid(p.style, h)),
+                Some(h) => write!(out, "\n{}", draw(p.style, h)),
                 None => Ok(()),
             }
         }
-        Err(e) => writeln!(out, "invalid: {}", error_text(line, e)),
+        Err(e) => writeln!(out, "invalid: {}", error_text(record.line, e)),
     }
+}
+
+/// Every solution of a record's puzzle, up to `max`, each checked against
+/// the puzzle and its rules.
+fn every_solution<'p>(
+    puzzle: &'p Puzzle,
+    problem: &'p exactly::Problem<sudoku::Placement>,
+    rules: &'p Rules,
+    max: u64,
+) -> impl Iterator<Item = io::Result<sudoku::Grid>> + 'p {
+    sudoku::solutions(&puzzle.grid, problem)
+        .take(usize::try_from(max).unwrap_or(usize::MAX))
+        .map(move |g| match g.solves_with(&puzzle.grid, rules) {
+            true => Ok(g),
+            false => Err(io::Error::other(
+                "a solution found does not solve its puzzle",
+            )),
+        })
+}
+
+/// Writes one record with `--all`: a line `VERDICT COUNT` (or
+/// `invalid: …`, `mismatch: …` before it), then every solution, one a line
+/// or as grids separated by blank lines.
+fn write_all(
+    out: &mut impl Write,
+    record: &Answered<'_>,
+    draw: Option<Draw>,
+    max: u64,
+    rules: &Rules,
+) -> io::Result<()> {
+    let (p, a) = match record.outcome {
+        Ok(pa) => pa,
+        Err(e) => return writeln!(out, "invalid: {}", error_text(record.line, e)),
+    };
+    if let Some(why) = record.mismatch {
+        writeln!(out, "mismatch: {why}")?;
+    }
+    writeln!(out, "{} {}", a.verdict.word(), a.count)?;
+    let rules = rules_of(p, rules);
+    let problem = sudoku::encode_with(&p.grid, &rules).map_err(io::Error::other)?;
+    for (k, g) in every_solution(p, &problem, &rules, max).enumerate() {
+        let g = g?;
+        match draw {
+            Some(draw) => {
+                if k > 0 {
+                    writeln!(out)?;
+                }
+                write!(out, "{}", draw(p.style, &g))?;
+            }
+            None => writeln!(out, "{}", one_line(p.style, &g))?,
+        }
+    }
+    Ok(())
 }
 
 /// The JSON object of one record, fields in this order.
 #[derive(serde::Serialize)]
-struct JsonRecord {
+struct JsonRecord<'a> {
     line: usize,
     verdict: &'static str,
     solution: Option<String>,
@@ -187,37 +291,130 @@ struct JsonRecord {
     /// With `--second`, a second solution when there is one.
     #[serde(skip_serializing_if = "Option::is_none")]
     second: Option<String>,
+    /// Why a given solution (a CSV column) is wrong.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mismatch: Option<&'a str>,
+    /// With `--all`, every solution.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    solutions: Option<Vec<String>>,
+}
+
+impl<'a> JsonRecord<'a> {
+    fn new(record: &Answered<'a>, second: bool) -> JsonRecord<'a> {
+        let (word, count) = verdict(record.outcome);
+        let (solution, second) = match record.outcome {
+            Ok((p, a)) => (
+                a.solution.as_ref().map(|g| one_line(p.style, g)),
+                a.second
+                    .as_ref()
+                    .filter(|_| second)
+                    .map(|g| one_line(p.style, g)),
+            ),
+            Err(_) => (None, None),
+        };
+        JsonRecord {
+            line: record.line,
+            verdict: word,
+            solution,
+            count,
+            error: record
+                .outcome
+                .as_ref()
+                .err()
+                .map(|e| error_text(record.line, e)),
+            second,
+            mismatch: record.mismatch,
+            solutions: None,
+        }
+    }
+}
+
+/// Writes one JSON object on a line.
+fn write_object(out: &mut impl Write, object: &JsonRecord<'_>) -> io::Result<()> {
+    let text = serde_json::to_string(object).map_err(io::Error::other)?;
+    writeln!(out, "{text}")
 }
 
 /// Writes one record as a JSON object on one line.
-fn write_json(
+fn write_json(out: &mut impl Write, record: &Answered<'_>, second: bool) -> io::Result<()> {
+    write_object(out, &JsonRecord::new(record, second))
+}
+
+/// Writes one record as a JSON object with `solutions`, every solution
+/// up to `max` (`--all`; none for an invalid record).
+fn write_json_all(
     out: &mut impl Write,
-    line: usize,
-    outcome: &Outcome,
-    second: bool,
+    record: &Answered<'_>,
+    max: u64,
+    rules: &Rules,
 ) -> io::Result<()> {
-    let (word, count) = verdict(outcome);
-    let (solution, second) = match outcome {
-        Ok((p, a)) => (
-            a.solution.as_ref().map(|g| one_line(p.style, g)),
-            a.second
-                .as_ref()
-                .filter(|_| second)
-                .map(|g| one_line(p.style, g)),
-        ),
-        Err(_) => (None, None),
+    let mut object = JsonRecord::new(record, false);
+    if let Ok((p, _)) = record.outcome {
+        let rules = rules_of(p, rules);
+        let problem = sudoku::encode_with(&p.grid, &rules).map_err(io::Error::other)?;
+        let all = every_solution(p, &problem, &rules, max)
+            .map(|g| g.map(|g| one_line(p.style, &g)))
+            .collect::<io::Result<Vec<String>>>()?;
+        object.solutions = Some(all);
+    }
+    write_object(out, &object)
+}
+
+/// A CSV field: quoted, quotes doubled, when it holds a comma, a quote or
+/// a line end.
+fn csv_field(text: &str) -> Cow<'_, str> {
+    if text.contains([',', '"', '\n', '\r']) {
+        Cow::Owned(format!("\"{}\"", text.replace('"', "\"\"")))
+    } else {
+        Cow::Borrowed(text)
+    }
+}
+
+/// Writes one record as CSV rows `quizzes,solutions,verdict,count,error`:
+/// one row, or with `--all` (`all` the most solutions) one per solution.
+/// The puzzle and solutions are on one line each, `.` empty; the error
+/// column holds why the record is invalid or its given solution wrong.
+fn write_csv(
+    out: &mut impl Write,
+    record: &Answered<'_>,
+    all: Option<u64>,
+    rules: &Rules,
+) -> io::Result<()> {
+    let (word, count) = verdict(record.outcome);
+    let error = match record.outcome {
+        Err(e) => Some(error_text(record.line, e)),
+        Ok(_) => record.mismatch.map(str::to_string),
     };
-    let error = outcome.as_ref().err().map(|e| error_text(line, e));
-    let object = JsonRecord {
-        line,
-        verdict: word,
-        solution,
-        count,
-        error,
-        second,
+    let error = error.as_deref().map(csv_field).unwrap_or_default();
+    let (p, a) = match record.outcome {
+        Ok(pa) => pa,
+        Err(_) => return writeln!(out, ",,{word},{count},{error}"),
     };
-    let text = serde_json::to_string(&object).map_err(io::Error::other)?;
-    writeln!(out, "{text}")
+    let quiz = csv_field(&one_line(p.style, &p.grid)).into_owned();
+    let mut row = |g: Option<&sudoku::Grid>| {
+        let solution = g.map(|g| one_line(p.style, g)).unwrap_or_default();
+        writeln!(
+            out,
+            "{quiz},{},{word},{count},{error}",
+            csv_field(&solution)
+        )
+    };
+    match all {
+        None => row(a.solution.as_ref()),
+        Some(max) => {
+            let rules = rules_of(p, rules);
+            let problem = sudoku::encode_with(&p.grid, &rules).map_err(io::Error::other)?;
+            let mut any = false;
+            for g in every_solution(p, &problem, &rules, max) {
+                row(Some(&g?))?;
+                any = true;
+            }
+            match any {
+                true => Ok(()),
+                false => row(None),
+            }
+        }
+    }
 }
 
 /// Runs `exactly sudoku`.
@@ -242,11 +439,24 @@ pub fn run(args: &SudokuArgs) -> anyhow::Result<Status> {
         .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
     let start = Instant::now();
     let rules = Rules::default().diagonals(args.diagonals).regions(regions);
+    if args.jigsaw
+        && !matches!(
+            args.input_format,
+            InputFormat::Auto | InputFormat::Line | InputFormat::Sdm
+        )
+    {
+        anyhow::bail!(
+            "--jigsaw reads one puzzle a line with its region map: --input-format {} does \
+             not apply (use auto, line or sdm)",
+            args.input_format.name()
+        );
+    }
     let records = sudoku::Reader::new()
         .shape(shape)
         .rules(rules.clone())
         .small(args.small)
         .jigsaw(args.jigsaw)
+        .format(args.input_format)
         .read(&text);
     anyhow::ensure!(
         !records.is_empty(),
@@ -286,7 +496,9 @@ pub fn run(args: &SudokuArgs) -> anyhow::Result<Status> {
     if let Some(time) = args.timeout {
         limits = limits.max_time(time);
     }
-    let batch = Batch::new(max, rules, limits, threads);
+    let batch = Batch::new(max, rules.clone(), limits, threads);
+    // Solutions given with the puzzles (CSV), checked against the solver's.
+    let givens: Vec<Option<sudoku::Grid>> = records.iter().map(|r| r.solution.clone()).collect();
     let progress = Progress::new(records.len());
     let outcomes = sudoku::solve_batch(records, &batch, &|k| progress.advance(k));
     drop(progress);
@@ -296,32 +508,58 @@ pub fn run(args: &SudokuArgs) -> anyhow::Result<Status> {
     let mut previous_grid: Option<bool> = None;
     const WORDS: [&str; 6] = ["unique", "multiple", "solved", "none", "invalid", "unknown"];
     let mut tally = [0usize; WORDS.len()];
-    for (line, outcome) in &outcomes {
+    let mut mismatched = 0usize;
+    if args.format == Some(SudokuFormat::Csv) {
+        writeln!(out, "quizzes,solutions,verdict,count,error")?;
+    }
+    for ((line, outcome), given) in outcomes.iter().zip(&givens) {
         let (word, _) = verdict(outcome);
         let slot = WORDS.iter().position(|w| *w == word).unwrap_or(4);
         tally[slot] += 1;
-        let grid = match args.format {
+        let wrong = match (given, outcome) {
+            (Some(g), Ok((p, a))) => mismatch(*line, g, p, a, &rules),
+            _ => None,
+        };
+        mismatched += usize::from(wrong.is_some());
+        let record = Answered {
+            line: *line,
+            outcome,
+            mismatch: wrong.as_deref(),
+        };
+        // How a grid is drawn; `None` for one line.
+        let draw: Option<Draw> = match args.format {
             Some(SudokuFormat::Json) => {
-                write_json(&mut out, *line, outcome, args.second)?;
+                match args.all {
+                    true => write_json_all(&mut out, &record, max, &rules)?,
+                    false => write_json(&mut out, &record, args.second)?,
+                }
                 continue;
             }
-            Some(SudokuFormat::Line) => false,
-            Some(SudokuFormat::Grid) => true,
+            Some(SudokuFormat::Csv) => {
+                write_csv(&mut out, &record, args.all.then_some(max), &rules)?;
+                continue;
+            }
+            Some(SudokuFormat::Line) => None,
+            Some(SudokuFormat::Grid) => Some(as_grid),
+            Some(SudokuFormat::Ss) => Some(|s: Style, g: &sudoku::Grid| s.format_ss(g)),
+            Some(SudokuFormat::Sdk) => Some(|s: Style, g: &sudoku::Grid| s.format_sdk(g)),
+            Some(SudokuFormat::Bordered) => Some(|s: Style, g: &sudoku::Grid| s.format_bordered(g)),
             // An invalid record answers in the layout of the record before.
             None => match outcome {
-                Ok((p, _)) => p.style.layout != Layout::Line,
-                Err(_) => previous_grid.unwrap_or(false),
+                Ok((p, _)) => (p.style.layout != Layout::Line).then_some(as_grid as Draw),
+                Err(_) => previous_grid.unwrap_or(false).then_some(as_grid as Draw),
             },
         };
+        let grid = draw.is_some();
         // A blank line between records when either is a grid.
         if previous_grid.is_some_and(|p| p || grid) {
             writeln!(out)?;
         }
         previous_grid = Some(grid);
-        if grid {
-            write_grid(&mut out, *line, outcome, args.second)?;
-        } else {
-            write_line(&mut out, *line, outcome, args.second)?;
+        match (args.all, draw) {
+            (true, _) => write_all(&mut out, &record, draw, max, &rules)?,
+            (false, Some(draw)) => write_grid(&mut out, &record, args.second, draw)?,
+            (false, None) => write_line(&mut out, &record, args.second)?,
         }
     }
     out.flush().context("cannot write to standard output")?;
@@ -350,11 +588,21 @@ pub fn run(args: &SudokuArgs) -> anyhow::Result<Status> {
         rate,
         plural(threads)
     ));
+    if mismatched > 0 {
+        summary.push_str(&format!(
+            "; {mismatched} given solution{} wrong",
+            plural(mismatched)
+        ));
+    }
     report::message(&summary);
     anyhow::ensure!(
         tally[4] == 0,
         "{name}: {} of {total} records are invalid",
         tally[4]
+    );
+    anyhow::ensure!(
+        mismatched == 0,
+        "{name}: {mismatched} of {total} given solutions do not match the puzzles'"
     );
     Ok(if tally[5] > 0 {
         Status::Stopped

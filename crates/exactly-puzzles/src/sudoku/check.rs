@@ -1,13 +1,15 @@
 //! Checks that the sudoku readers keep on any input; shared by the fuzz
 //! targets and the tests that replay their inputs.
 
-use super::{Reader, Shape, Weights};
+use super::{InputFormat, Reader, Shape, Weights};
 
 /// Reads `data` as `exactly sudoku` does (bytes that are not UTF-8 become
 /// U+FFFD), with reader options taken from its first byte: small grids,
-/// jigsaw records, a box shape. Panics when a record's line is outside the
-/// text, or when a puzzle read in a plain style does not read back the
-/// same from what [`super::Style::format`] writes.
+/// jigsaw records, a box shape, a forced input format. Panics when a
+/// record's line is outside the text, or when a puzzle read in a plain
+/// style does not read back as one record from what
+/// [`super::Style::format`] writes, or from its `.ss`, `.sdk` and bordered
+/// forms.
 ///
 /// ```
 /// exactly_puzzles::sudoku::check::reader(b"\x001.3.\n..1.\n.1..\n2.4.\n");
@@ -26,10 +28,25 @@ pub fn reader(data: &[u8]) {
     } else {
         None
     };
+    const FORMATS: [InputFormat; 8] = [
+        InputFormat::Auto,
+        InputFormat::Line,
+        InputFormat::Grid,
+        InputFormat::Ss,
+        InputFormat::Sdk,
+        InputFormat::Bordered,
+        InputFormat::Csv,
+        InputFormat::Sdm,
+    ];
+    let format = match options & 0x80 {
+        0 => InputFormat::Auto,
+        _ => FORMATS[usize::from(options >> 2 & 7)],
+    };
     let reader = Reader::new()
         .small(options & 1 != 0)
         .jigsaw(options & 2 != 0)
-        .shape(shape);
+        .shape(shape)
+        .format(format);
     let lines = text.lines().count();
     let records = reader.read(&text);
     for record in &records {
@@ -52,6 +69,17 @@ pub fn reader(data: &[u8]) {
             .shape(Some(puzzle.grid.shape()))
             .read(&written);
         assert_eq!(again.len(), 1, "{written:?}");
+        for drawn in [
+            puzzle.style.format_ss(&puzzle.grid),
+            puzzle.style.format_sdk(&puzzle.grid),
+            puzzle.style.format_bordered(&puzzle.grid),
+        ] {
+            let again = Reader::new()
+                .small(true)
+                .shape(Some(puzzle.grid.shape()))
+                .read(&drawn);
+            assert_eq!(again.len(), 1, "{drawn:?}");
+        }
     }
 }
 

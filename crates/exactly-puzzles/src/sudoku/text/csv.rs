@@ -1,0 +1,215 @@
+//! CSV files of puzzles: a header naming the columns, then a puzzle (and
+//! maybe its solution) a row.
+
+use super::cells::{line_tokens, read_cells, Token};
+use super::SudokuError;
+use super::{before_comment, Grid, InputFormat, Layout, Puzzle, Reader, Record, Symbols};
+
+/// Where a CSV row holds the puzzle and its solution (0-based columns).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Columns {
+    puzzle: usize,
+    solution: Option<usize>,
+    /// Whether a header named them (else every row may or may not hold a
+    /// solution).
+    named: bool,
+}
+
+/// Column names of the puzzle.
+const PUZZLE_NAMES: [&str; 4] = ["quizzes", "quiz", "puzzles", "puzzle"];
+/// Column names of the solution.
+const SOLUTION_NAMES: [&str; 2] = ["solutions", "solution"];
+
+/// The columns a CSV header names: every field a name (letters, digits,
+/// `_`, blanks), one of them a puzzle column.
+pub(super) fn csv_header(content: &str) -> Option<Columns> {
+    let mut puzzle = None;
+    let mut solution = None;
+    for (i, (_, field)) in fields(content).iter().enumerate() {
+        let name = field.to_ascii_lowercase();
+        if name.is_empty()
+            || !name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == ' ')
+        {
+            return None;
+        }
+        if PUZZLE_NAMES.contains(&name.as_str()) {
+            puzzle.get_or_insert(i);
+        } else if SOLUTION_NAMES.contains(&name.as_str()) {
+            solution.get_or_insert(i);
+        }
+    }
+    Some(Columns {
+        puzzle: puzzle?,
+        solution,
+        named: true,
+    })
+}
+
+/// The fields of a CSV line, each with the 0-based character column
+/// where its text starts: split at commas, trimmed, surrounding double
+/// quotes dropped.
+fn fields(line: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut start_col = 0;
+    let ends = line
+        .char_indices()
+        .chain(std::iter::once((line.len(), ',')));
+    for (col, (i, c)) in ends.enumerate() {
+        if c == ',' {
+            let raw = &line[start..i];
+            let lead = raw.len() - raw.trim_start().len();
+            let mut text = raw.trim();
+            let mut offset = raw[..lead].chars().count();
+            if text.len() >= 2 && text.starts_with('"') && text.ends_with('"') {
+                text = &text[1..text.len() - 1];
+                offset += 1;
+            }
+            out.push((start_col + offset, text));
+            start = i + 1;
+            start_col = col + 1;
+        }
+    }
+    out
+}
+
+impl Reader {
+    /// Every line a CSV row ([`InputFormat::Csv`]); a header, when the
+    /// first line is one, names the columns.
+    pub(super) fn read_csv(&self, text: &str) -> Vec<Record> {
+        let mut columns = None;
+        let mut records = Vec::new();
+        for (i, line) in text.lines().enumerate() {
+            let content = before_comment(line).trim();
+            if content.is_empty() {
+                continue;
+            }
+            if columns.is_none() {
+                if let Some(named) = csv_header(content) {
+                    columns = Some(named);
+                    continue;
+                }
+            }
+            let columns = *columns.get_or_insert(Columns {
+                puzzle: 0,
+                solution: Some(1),
+                named: false,
+            });
+            records.push(self.read_csv_row(i + 1, line, columns));
+        }
+        records
+    }
+
+    /// One CSV row: the puzzle, and its solution when the row gives one.
+    pub(super) fn read_csv_row(&self, no: usize, line: &str, columns: Columns) -> Record {
+        let fields = fields(before_comment(line));
+        let need = columns.puzzle.max(columns.solution.unwrap_or(0)) + 1;
+        let bad = |column: Option<usize>, message: String| {
+            Record::new(
+                no,
+                Err(SudokuError::Parse {
+                    line: no,
+                    column,
+                    message,
+                }),
+                InputFormat::Csv,
+            )
+        };
+        if columns.named && fields.len() < need {
+            return bad(
+                None,
+                format!(
+                    "a CSV row of {} field{}: the header names {need}",
+                    fields.len(),
+                    if fields.len() == 1 { "" } else { "s" }
+                ),
+            );
+        }
+        let Some(&(col, text)) = fields.get(columns.puzzle) else {
+            return bad(None, "a CSV row with no puzzle".to_string());
+        };
+        let puzzle = field_tokens(no, col, text)
+            .and_then(|tokens| read_cells(&tokens, Layout::Line, self, no, &self.rules));
+        let puzzle = match puzzle {
+            Ok(p) => p,
+            Err(e) => return Record::new(no, Err(e), InputFormat::Csv),
+        };
+        let given = columns
+            .solution
+            .and_then(|c| fields.get(c))
+            .filter(|(_, text)| !text.is_empty());
+        let solution = match given {
+            Some(&(col, text)) => match read_solution(no, col, text, &puzzle) {
+                Ok(g) => Some(g),
+                Err(e) => return Record::new(no, Err(e), InputFormat::Csv),
+            },
+            None => None,
+        };
+        Record {
+            line: no,
+            puzzle: Ok(puzzle),
+            format: InputFormat::Csv,
+            solution,
+        }
+    }
+}
+
+/// The cells of a field, with columns counted on the whole line.
+fn field_tokens(no: usize, col: usize, text: &str) -> Result<Vec<Token<'_>>, SudokuError> {
+    let mut tokens = line_tokens(no, text)?;
+    for t in &mut tokens {
+        t.column += col;
+    }
+    Ok(tokens)
+}
+
+/// A given solution, in the puzzle's symbols: as many cells as the
+/// puzzle, each a symbol or empty (an incomplete solution is the caller's
+/// to report). Its values are not checked against the puzzle's.
+fn read_solution(no: usize, col: usize, text: &str, puzzle: &Puzzle) -> Result<Grid, SudokuError> {
+    let tokens = field_tokens(no, col, text)?;
+    let n = puzzle.grid.size();
+    if tokens.len() != n * n {
+        return Err(SudokuError::Parse {
+            line: no,
+            column: Some(col + 1),
+            message: format!(
+                "a solution of {} cells for a puzzle of {}",
+                tokens.len(),
+                n * n
+            ),
+        });
+    }
+    let symbols = puzzle.style.symbols;
+    let cells = tokens
+        .iter()
+        .map(|t| {
+            let value = match symbols {
+                Symbols::Numbers => t
+                    .text
+                    .parse::<usize>()
+                    .ok()
+                    .filter(|&v| v <= n)
+                    .map(|v| v as u8),
+                _ => {
+                    let mut chars = t.text.chars();
+                    match (chars.next(), chars.next()) {
+                        (Some(c), None) => symbols.value(c, n),
+                        _ => None,
+                    }
+                }
+            };
+            value.ok_or_else(|| SudokuError::Parse {
+                line: t.line,
+                column: Some(t.column),
+                message: format!(
+                    "bad cell '{}' in the solution of a {n}x{n} grid",
+                    t.text.escape_debug()
+                ),
+            })
+        })
+        .collect::<Result<Vec<u8>, _>>()?;
+    Grid::from_cells(puzzle.grid.shape(), cells)
+}
