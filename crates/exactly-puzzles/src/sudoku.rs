@@ -57,6 +57,9 @@
 //! ```
 
 pub mod check;
+pub mod generate;
+pub mod knuth;
+pub mod logic;
 mod text;
 
 use exactly::time::Instant;
