@@ -24,7 +24,7 @@
 //!
 //! ```
 //! use exactly_puzzles::sudoku::{self, logic};
-//! let records = sudoku::parse("3.1..4...2.1....", None);
+//! let records = sudoku::parse("34.........2.3..", None);
 //! let puzzle = &records[0].puzzle.as_ref().unwrap().grid;
 //! let rating = logic::rate(puzzle, &sudoku::Rules::default())?;
 //! assert_eq!(rating.guesses, 0);
@@ -408,13 +408,13 @@ pub enum State {
 ///
 /// ```
 /// use exactly_puzzles::sudoku::{self, logic::{Board, Technique}};
-/// let records = sudoku::parse("3.1..4...2.1....", None);
+/// let records = sudoku::parse("34.........2.3..", None);
 /// let grid = &records[0].puzzle.as_ref().unwrap().grid;
 /// let board = Board::new(grid, &sudoku::Rules::default())?;
-/// assert_eq!(board.candidates(0, 1), vec![2]);
+/// assert_eq!(board.candidates(0, 3), vec![1]);
 /// let step = board.next_step().unwrap();
 /// assert_eq!(step.technique, Technique::NakedSingle);
-/// assert_eq!(step.to_string(), "naked-single: r1c2 => r1c2=2");
+/// assert_eq!(step.to_string(), "naked-single: r1c4 => r1c4=1");
 /// # Ok::<(), exactly_puzzles::sudoku::SudokuError>(())
 /// ```
 #[derive(Clone, Debug)]
@@ -1039,7 +1039,7 @@ pub(crate) fn unit_cells(shape: Shape, rules: &Rules) -> Result<Vec<Vec<usize>>,
 ///
 /// ```
 /// use exactly_puzzles::sudoku::{self, logic};
-/// let records = sudoku::parse("3.1..4...2.1....", None);
+/// let records = sudoku::parse("34.........2.3..", None);
 /// let puzzle = &records[0].puzzle.as_ref().unwrap().grid;
 /// assert!(logic::search_nodes(puzzle, &sudoku::Rules::default())? >= 1);
 /// # Ok::<(), exactly_puzzles::sudoku::SudokuError>(())
