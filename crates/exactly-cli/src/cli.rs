@@ -455,6 +455,13 @@ pub struct SudokuGenArgs {
     #[arg(long, value_name = "N", value_parser = parse_limit)]
     pub max_nodes: Option<u64>,
 
+    /// Keep a puzzle some of whose clues could not be checked within
+    /// either budget (they stay: the puzzle is unique but not proven
+    /// minimal; JSON field `unproven`) instead of drawing a new one. Needed
+    /// in practice for 25x25.
+    #[arg(long)]
+    pub allow_unproven: bool,
+
     /// Worker threads (default: all cores); the output keeps the order.
     #[arg(long, value_name = "N", value_parser = parse_threads)]
     pub threads: Option<usize>,

@@ -14,6 +14,7 @@
 //! exactly estimate FILE, plan FILE, merge RESULTS…         counting at scale
 //! exactly gen …, queens N, langford N, polyomino [FILE]    puzzles as exact cover
 //! exactly sudoku [FILE], squares N                         sudoku, square destroyer
+//! exactly sudoku gen|rate|hint|encode …                    make, rate, hint, encode sudokus
 //! ```
 //!
 //! `solve` and `count` share the search options `--limit N` (stop after N

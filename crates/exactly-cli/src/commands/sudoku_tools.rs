@@ -228,7 +228,9 @@ fn gen(args: &SudokuGenArgs) -> anyhow::Result<Status> {
         SymmetryArg::Rotational => Symmetry::Rotational,
         SymmetryArg::Mirror => Symmetry::Mirror,
     };
-    let mut generator = Generator::new(shape, args.diagonals, args.jigsaw)?.symmetry(symmetry);
+    let mut generator = Generator::new(shape, args.diagonals, args.jigsaw)?
+        .symmetry(symmetry)
+        .allow_unproven(args.allow_unproven);
     if let Some(nodes) = args.max_nodes {
         generator = generator.max_nodes(nodes);
     }
@@ -276,9 +278,13 @@ fn gen(args: &SudokuGenArgs) -> anyhow::Result<Status> {
         .map_err(|_| anyhow::anyhow!("a worker thread failed"))?;
     let mut out = io::BufWriter::new(io::stdout().lock());
     let mut status = Status::Success;
+    let mut unproven = 0;
     for (index, made) in results {
         match made? {
-            Some((g, rating)) => write_made(&mut out, args, index, &g, rating.as_ref())?,
+            Some((g, rating)) => {
+                unproven += usize::from(g.unproven > 0);
+                write_made(&mut out, args, index, &g, rating.as_ref())?;
+            }
             None => {
                 status = Status::NoSolution;
                 report::message(&format!(
@@ -290,6 +296,12 @@ fn gen(args: &SudokuGenArgs) -> anyhow::Result<Status> {
         }
     }
     out.flush()?;
+    if unproven > 0 {
+        report::message(&format!(
+            "{unproven} puzzles keep clues whose removal checks ran out of --max-nodes: \
+             each has one solution but is not proven minimal (JSON field unproven)"
+        ));
+    }
     Ok(status)
 }
 
@@ -322,6 +334,7 @@ fn write_made(
                 "solution": line_of(&made.solution),
                 "clues": made.puzzle.givens(),
                 "regions": made.regions.as_ref().map(map_of),
+                "unproven": made.unproven,
                 "rating": rating.map(RatingRecord::json),
             });
             writeln!(out, "{object}")?;

@@ -11,13 +11,19 @@
 //!    choices.
 //! 2. Clues away: the cells, grouped in orbits of the [`Symmetry`] (a cell
 //!    alone, or a cell with its image), are visited in a random order; an
-//!    orbit is emptied when the puzzle without it still has one solution
-//!    (a search for up to two solutions), else it is put back.
-//! 3. A uniqueness check that runs past its node budget
-//!    ([`Generator::max_nodes`]) keeps the orbit for now; once every orbit
-//!    is visited, those orbits are tried again with sixteen times the
-//!    budget. If one still runs out, the attempt is dropped and a new grid
-//!    is drawn, so that every puzzle returned is proven minimal.
+//!    orbit is emptied when the puzzle without it still has one solution,
+//!    else it is put back. The check: any other solution differs from the
+//!    grid in a cell of the orbit, so for each of its cells and each value
+//!    other than the grid's that no clue of the cell's units excludes, a
+//!    search for a first solution with that value placed; the orbit can go
+//!    when every such search fails.
+//! 3. A search that runs past its node budget ([`Generator::max_nodes`])
+//!    keeps the orbit for now; once every orbit is visited, those orbits
+//!    are tried again with sixteen times the budget. If one still runs
+//!    out, the attempt is dropped and a new grid is drawn, so that every
+//!    puzzle returned is proven minimal; or, with
+//!    [`Generator::allow_unproven`], the orbit keeps its clues and is
+//!    counted in [`Generated::unproven`].
 //!
 //! # Guarantees
 //!
@@ -26,7 +32,9 @@
 //! puzzle with several solutions. With [`Symmetry::None`] every orbit is a
 //! single cell, so removing any single clue gives several solutions.
 //! (The clues only go, never come back, so an orbit that could not be
-//! emptied at its turn cannot be emptied later either.) The same seed and
+//! emptied at its turn cannot be emptied later either.) With
+//! [`Generator::allow_unproven`] this holds for every orbit but the
+//! [`Generated::unproven`] clues. The same seed and
 //! index give the same puzzle: each puzzle's random numbers come from
 //! [`Rng::for_puzzle`] alone, whatever the thread that makes it.
 //!
@@ -44,7 +52,9 @@
 use exactly::{Limits, ProblemBuilder, Solver};
 
 use super::logic;
-use super::{Grid, Placement, Regions, Rules, Shape, SudokuError, Template, Verdict};
+use super::{
+    Grid, Placement, Regions, Rules, Shape, SudokuError, Template, TemplateSolver, Verdict,
+};
 
 /// A small seeded random number generator (splitmix64): the same seed
 /// gives the same numbers on every machine.
@@ -142,6 +152,10 @@ pub struct Generated {
     pub solution: Grid,
     /// Its jigsaw regions, when the generator makes jigsaws.
     pub regions: Option<Regions>,
+    /// Clues kept because their removal check ran out of both budgets
+    /// (only with [`Generator::allow_unproven`]; otherwise always 0): the
+    /// puzzle is proven minimal when this is 0.
+    pub unproven: usize,
 }
 
 /// Makes puzzles of one shape and kind.
@@ -152,6 +166,7 @@ pub struct Generator {
     jigsaw: bool,
     symmetry: Symmetry,
     max_nodes: u64,
+    allow_unproven: bool,
     /// For fixed rules (not jigsaw): one template for every puzzle.
     template: Option<Template>,
 }
@@ -178,6 +193,7 @@ impl Generator {
             jigsaw,
             symmetry: Symmetry::None,
             max_nodes: DEFAULT_MAX_NODES,
+            allow_unproven: false,
             template,
         })
     }
@@ -191,6 +207,16 @@ impl Generator {
     /// Sets the node budget of each uniqueness check (at least 1).
     pub fn max_nodes(mut self, nodes: u64) -> Generator {
         self.max_nodes = nodes.max(1);
+        self
+    }
+
+    /// Keeps a puzzle some of whose orbits could not be checked within
+    /// either budget (they keep their clues, counted in
+    /// [`Generated::unproven`]) instead of dropping the attempt. Large grids
+    /// (25x25) need it: there many checks near the end are hard instances
+    /// of Latin-square completion.
+    pub fn allow_unproven(mut self, on: bool) -> Generator {
+        self.allow_unproven = on;
         self
     }
 
@@ -233,6 +259,7 @@ impl Generator {
                 &own
             }
         };
+        let units = logic::unit_cells(self.shape, &self.rules(regions.clone()))?;
         let mut orbits = self.symmetry.orbits(n);
         rng.shuffle(&mut orbits);
         let mut puzzle = solution.clone();
@@ -240,14 +267,12 @@ impl Generator {
             .solver()
             .limits(Limits::default().max_nodes(self.max_nodes));
         let mut unproven = Vec::new();
+        let mut kept = 0;
         for orbit in orbits {
-            for &c in &orbit {
-                puzzle.set(c / n, c % n, 0);
-            }
-            match solver.solve(&puzzle, 2)?.verdict {
-                Verdict::Unique => continue,
-                Verdict::Unknown => unproven.push(orbit.clone()),
-                _ => {}
+            match removable(&mut solver, &mut puzzle, &solution, &orbit, &units)? {
+                Some(true) => continue,
+                None => unproven.push(orbit.clone()),
+                Some(false) => {}
             }
             for &c in &orbit {
                 puzzle.set(c / n, c % n, solution.get(c / n, c % n));
@@ -258,13 +283,11 @@ impl Generator {
                 .solver()
                 .limits(Limits::default().max_nodes(self.max_nodes.saturating_mul(16)));
             for orbit in unproven {
-                for &c in &orbit {
-                    puzzle.set(c / n, c % n, 0);
-                }
-                match solver.solve(&puzzle, 2)?.verdict {
-                    Verdict::Unique => continue,
-                    Verdict::Unknown => return Ok(None),
-                    _ => {}
+                match removable(&mut solver, &mut puzzle, &solution, &orbit, &units)? {
+                    Some(true) => continue,
+                    None if self.allow_unproven => kept += orbit.len(),
+                    None => return Ok(None),
+                    Some(false) => {}
                 }
                 for &c in &orbit {
                     puzzle.set(c / n, c % n, solution.get(c / n, c % n));
@@ -275,6 +298,7 @@ impl Generator {
             puzzle,
             solution,
             regions,
+            unproven: kept,
         }))
     }
 
@@ -298,6 +322,57 @@ impl Generator {
         }
         Ok(None)
     }
+}
+
+/// Whether `orbit` can be emptied keeping one solution: `Some(true)`
+/// (then it is left empty in `puzzle`), `Some(false)`, or `None` when a
+/// search ran out of its budget first.
+///
+/// Any other solution of the puzzle without the orbit differs from
+/// `solution` in some cell of the orbit, so it is enough to look, for each
+/// cell `c` of the orbit and each value `w` other than the solution's that
+/// no clue of `c`'s units excludes, for one solution with `w` in `c`: a
+/// search for a first solution from one more given, which finds a second
+/// solution, or refutes it, much sooner than a search for two solutions
+/// of the puzzle without the orbit.
+fn removable(
+    solver: &mut TemplateSolver<'_>,
+    puzzle: &mut Grid,
+    solution: &Grid,
+    orbit: &[usize],
+    units: &[Vec<usize>],
+) -> Result<Option<bool>, SudokuError> {
+    let n = puzzle.size();
+    for &c in orbit {
+        puzzle.set(c / n, c % n, 0);
+    }
+    let mut out_of_budget = false;
+    for &c in orbit {
+        let (r, col) = (c / n, c % n);
+        let held = units
+            .iter()
+            .filter(|u| u.contains(&c))
+            .flat_map(|u| u.iter())
+            .fold(0u64, |m, &d| match puzzle.cells()[d] {
+                0 => m,
+                v => m | 1 << (v - 1),
+            });
+        let own = solution.get(r, col);
+        for w in 1..=n as u8 {
+            if w == own || held & (1 << (w - 1)) != 0 {
+                continue;
+            }
+            puzzle.set(r, col, w);
+            let verdict = solver.solve(puzzle, 1)?.verdict;
+            puzzle.set(r, col, 0);
+            match verdict {
+                Verdict::None => {}
+                Verdict::Unknown => out_of_budget = true,
+                _ => return Ok(Some(false)),
+            }
+        }
+    }
+    Ok(if out_of_budget { None } else { Some(true) })
 }
 
 /// A random full grid under `rules` (see the module docs), or `None` when
