@@ -64,7 +64,7 @@ fn main() -> ExitCode {
         }
     }
     println!(
-        "side  puzzles  clues(mean)  1 thread (puzzles/s)  {threads} threads (puzzles/s)  ratio"
+        "side  puzzles  clues(mean)  unproven(mean)  1 thread (puzzles/s)  {threads} threads (puzzles/s)  ratio"
     );
     for (side, count) in [(3usize, counts[0]), (4, counts[1]), (5, counts[2])] {
         if count == 0 {

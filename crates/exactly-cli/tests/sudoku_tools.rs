@@ -189,6 +189,7 @@ fn json_records_carry_puzzle_solution_and_rating() {
         assert_eq!(r["level"], v["rating"]["level"]);
         assert_eq!(r["nodes"], v["rating"]["nodes"]);
         assert!(v["rating"]["nodes"].as_u64().unwrap() >= 1);
+        assert_eq!(v["unproven"], 0);
     }
 }
 
