@@ -91,8 +91,9 @@ pub enum Command {
     /// Add up shard results, checking each subproblem was counted once.
     #[command(after_help = EXIT_CODES)]
     Merge(MergeArgs),
-    /// Solve a batch of sudokus (4x4 to 64x64), one answer per puzzle.
-    #[command(after_help = SUDOKU_EXIT_CODES)]
+    /// Solve a batch of sudokus (4x4 to 64x64), one answer per puzzle; or
+    /// make, rate, hint or encode puzzles (subcommands).
+    #[command(after_help = SUDOKU_EXIT_CODES, args_conflicts_with_subcommands = true)]
     Sudoku(SudokuArgs),
     /// Find a minimum cover: the fewest options (or the cheapest, with
     /// --weighted) covering every primary item at least once.
@@ -261,6 +262,11 @@ pub enum SudokuFormat {
 #[derive(Debug, Args)]
 #[command(after_long_help = concat!(sudoku_exit_codes!(), "\n\nExample:\n  $ exactly sudoku -j 2 testdata/sudoku/9x9.txt"))]
 pub struct SudokuArgs {
+    /// Make, rate, hint or encode puzzles instead of solving them (a file
+    /// named like a subcommand is read as `./gen`).
+    #[command(subcommand)]
+    pub tool: Option<SudokuTool>,
+
     /// The puzzles; `-` or nothing reads standard input. One puzzle per
     /// line, grids of lines separated by blank lines, or whitespace
     /// separated numbers (0 empty); Simple Sudoku .ss, SadMan .sdk,
@@ -376,6 +382,201 @@ pub struct SudokuArgs {
     /// givens, 89 s against over 120 s), or branch-and-bound on costs.
     #[arg(long, value_enum, default_value_t = TargetMethod::Enumerate, requires = "target")]
     pub method: TargetMethod,
+}
+
+/// The exit statuses of `exactly sudoku rate`, `hint` and `encode`.
+pub const SUDOKU_TOOL_EXIT_CODES: &str = "\
+Exit status:
+  0  every record answered
+  1  (rate) some puzzle has no solution or several; (encode) never
+  2  some record is not a valid puzzle, or usage";
+
+/// The exit statuses of `exactly sudoku gen`.
+pub const SUDOKU_GEN_EXIT_CODES: &str = "\
+Exit status:
+  0  every puzzle made
+  1  some puzzle could not be made within --attempts (the others are printed)
+  2  usage";
+
+/// The subcommands of `exactly sudoku`.
+#[derive(Debug, Subcommand)]
+pub enum SudokuTool {
+    /// Make new puzzles, each with one solution and minimal (removing any
+    /// clue, or any symmetric pair of clues with --symmetry, gives several
+    /// solutions).
+    #[command(after_help = SUDOKU_GEN_EXIT_CODES)]
+    Gen(SudokuGenArgs),
+    /// Rate puzzles: the hardest solving technique each needs, the steps of
+    /// each technique, the guesses, and the exact-cover search's nodes.
+    #[command(after_help = SUDOKU_TOOL_EXIT_CODES)]
+    Rate(SudokuRateArgs),
+    /// The next logical step of each puzzle: the technique, the cells it
+    /// rests on, and what it places or removes.
+    #[command(after_help = SUDOKU_TOOL_EXIT_CODES)]
+    Hint(SudokuRateArgs),
+    /// Write one puzzle as a Knuth-format exact-cover file: the whole
+    /// matrix (324 items for 9x9), for `exactly count` or Knuth's programs.
+    #[command(after_help = SUDOKU_TOOL_EXIT_CODES)]
+    Encode(SudokuEncodeArgs),
+}
+
+/// The puzzles read by `sudoku rate`, `hint` and `encode`.
+#[derive(Debug, Args)]
+pub struct SudokuInputArgs {
+    /// The puzzles, as `exactly sudoku` reads them; `-` or nothing reads
+    /// standard input.
+    #[arg(value_name = "FILE", default_value = "-")]
+    pub file: PathBuf,
+
+    /// Box shape RxC, for sides whose shape cannot be inferred.
+    #[arg(long = "box", value_name = "RxC")]
+    pub box_shape: Option<String>,
+
+    /// X-sudoku: each main diagonal must also hold every symbol once.
+    #[arg(long)]
+    pub diagonals: bool,
+
+    /// Jigsaw sudoku: regions replacing the boxes, from a file of n lines of
+    /// n labels, for every puzzle.
+    #[arg(long, value_name = "FILE")]
+    pub regions: Option<PathBuf>,
+
+    /// Jigsaw sudokus, each line a puzzle's cells, then whitespace and its
+    /// region map (n² labels row by row).
+    #[arg(long, conflicts_with_all = ["regions", "box_shape"])]
+    pub jigsaw: bool,
+}
+
+/// Output formats of `exactly sudoku rate` and `hint`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SudokuToolFormat {
+    /// One line per record.
+    Line,
+    /// One JSON object per record.
+    Json,
+}
+
+/// Arguments of `exactly sudoku rate` and `exactly sudoku hint`.
+#[derive(Debug, Args)]
+pub struct SudokuRateArgs {
+    #[command(flatten)]
+    pub input: SudokuInputArgs,
+
+    /// Output format.
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = SudokuToolFormat::Line)]
+    pub format: SudokuToolFormat,
+}
+
+/// Arguments of `exactly sudoku encode`.
+#[derive(Debug, Args)]
+pub struct SudokuEncodeArgs {
+    #[command(flatten)]
+    pub input: SudokuInputArgs,
+
+    /// Which record of the input to encode (from 1).
+    #[arg(long, value_name = "K", default_value_t = 1, value_parser = parse_threads)]
+    pub record: usize,
+}
+
+/// Which clues `exactly sudoku gen` removes together.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SymmetryArg {
+    /// Each clue on its own.
+    None,
+    /// A clue and its image under a half turn.
+    Rotational,
+    /// A clue and its mirror image across the vertical middle line.
+    Mirror,
+}
+
+/// Output formats of `exactly sudoku gen`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SudokuGenFormat {
+    /// One puzzle a line (a jigsaw's line ends with its region map), as
+    /// `exactly sudoku` (with `--jigsaw` for jigsaws) reads it.
+    Line,
+    /// One puzzle as a grid of lines, a blank line between puzzles (not for
+    /// --jigsaw).
+    Grid,
+    /// One JSON object a line: index, puzzle, solution, clues, regions, and
+    /// the rating (level, nodes, guesses, steps).
+    Json,
+}
+
+/// Arguments of `exactly sudoku gen`.
+#[derive(Debug, Args)]
+pub struct SudokuGenArgs {
+    /// Grid side N (4 to 64; default 9, or the side of --box).
+    #[arg(long, value_name = "N", value_parser = parse_threads)]
+    pub size: Option<usize>,
+
+    /// Box shape RxC (R rows by C columns), for sides whose shape cannot be
+    /// inferred (N a square: square boxes; 6: 2x3; 8: 2x4; 12: 3x4).
+    #[arg(long = "box", value_name = "RxC")]
+    pub box_shape: Option<String>,
+
+    /// X-sudoku: each main diagonal also holds every symbol once.
+    #[arg(long)]
+    pub diagonals: bool,
+
+    /// Jigsaw sudoku: each puzzle gets random regions of its own (connected,
+    /// N cells each) in place of the boxes.
+    #[arg(long)]
+    pub jigsaw: bool,
+
+    /// How many puzzles.
+    #[arg(long, value_name = "K", default_value_t = 1, value_parser = parse_limit)]
+    pub count: u64,
+
+    /// Seed: the same seed (and options) gives the same puzzles, whatever
+    /// the threads.
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    pub seed: u64,
+
+    /// Which clues are removed together.
+    #[arg(long, value_enum, value_name = "SYMMETRY", default_value_t = SymmetryArg::None)]
+    pub symmetry: SymmetryArg,
+
+    /// Keep only puzzles with at most N clues (drawing new ones, up to
+    /// --attempts).
+    #[arg(long, value_name = "N")]
+    pub clues: Option<usize>,
+
+    /// Keep only puzzles at least this hard: a level (given, naked-single,
+    /// hidden-single, pointing, claiming, naked-pair, naked-triple,
+    /// naked-quad, hidden-pair, hidden-triple, hidden-quad, x-wing,
+    /// swordfish, xy-wing, guessing) or a number of search nodes.
+    #[arg(long, value_name = "RATING")]
+    pub min_rating: Option<String>,
+
+    /// Keep only puzzles at most this hard (as --min-rating).
+    #[arg(long, value_name = "RATING")]
+    pub max_rating: Option<String>,
+
+    /// Attempts per puzzle to meet --clues and the ratings.
+    #[arg(long, value_name = "N", default_value_t = 1000, value_parser = parse_limit)]
+    pub attempts: u64,
+
+    /// Node budget of each uniqueness check while removing clues (a check
+    /// out of it keeps the clue, tried again at the end with 16 times the
+    /// budget; see docs/SUDOKU.md).
+    #[arg(long, value_name = "N", value_parser = parse_limit)]
+    pub max_nodes: Option<u64>,
+
+    /// Keep a puzzle some of whose clues could not be checked within
+    /// either budget (they stay: the puzzle is unique but not proven
+    /// minimal; JSON field `unproven`) instead of drawing a new one. Needed
+    /// in practice for 25x25.
+    #[arg(long)]
+    pub allow_unproven: bool,
+
+    /// Worker threads (default: all cores); the output keeps the order.
+    #[arg(long, value_name = "N", value_parser = parse_threads)]
+    pub threads: Option<usize>,
+
+    /// Output format.
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = SudokuGenFormat::Line)]
+    pub format: SudokuGenFormat,
 }
 
 /// The `--method` values of `exactly sudoku --target`.

@@ -16,6 +16,7 @@
 //! exactly sudoku [FILE], squares N                         sudoku, square destroyer
 //! exactly contest NAME [FILE]                             a contest problem, as its judge asks
 //! exactly completions SHELL, man [SUBCOMMAND]              shell completions, man pages
+//! exactly sudoku gen|rate|hint|encode …                    make, rate, hint, encode sudokus
 //! ```
 //!
 //! `solve` and `count` share the search options `--limit N` (stop after N

@@ -74,7 +74,10 @@
 
 pub mod check;
 mod encode;
+pub mod generate;
 mod grid;
+pub mod knuth;
+pub mod logic;
 mod parallel;
 mod solve;
 mod target;

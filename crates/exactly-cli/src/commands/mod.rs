@@ -11,6 +11,7 @@ mod scale;
 mod solve;
 mod squares;
 mod sudoku;
+mod sudoku_tools;
 mod verify;
 mod zdd;
 
@@ -27,7 +28,10 @@ pub fn run(command: &Command) -> anyhow::Result<Status> {
         Command::Gen(args) => puzzles::gen(args),
         Command::Queens(args) => puzzles::queens(args),
         Command::Langford(args) => puzzles::langford(args),
-        Command::Sudoku(args) => sudoku::run(args),
+        Command::Sudoku(args) => match &args.tool {
+            Some(tool) => sudoku_tools::run(tool),
+            None => sudoku::run(args),
+        },
         Command::Cover(args) => cover::min_cover(args),
         Command::Squares(args) => squares::run(args),
         Command::Contest(args) => contest::run(args),

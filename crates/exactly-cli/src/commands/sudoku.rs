@@ -22,7 +22,7 @@ use crate::search;
 type Outcome = Result<(Puzzle, Answer), SudokuError>;
 
 /// Parses `RxC` into a box shape.
-fn parse_box(text: &str) -> anyhow::Result<Shape> {
+pub(crate) fn parse_box(text: &str) -> anyhow::Result<Shape> {
     let (r, c) = text
         .split_once(['x', 'X'])
         .with_context(|| format!("--box: expected RxC such as 2x5, found '{text}'"))?;
@@ -94,7 +94,7 @@ impl Drop for Progress {
 }
 
 /// The error of an invalid record, with its line when the error has none.
-fn error_text(line: usize, error: &SudokuError) -> String {
+pub(crate) fn error_text(line: usize, error: &SudokuError) -> String {
     match error {
         SudokuError::Parse { .. } => error.to_string(),
         _ => format!("line {line}: {error}"),
@@ -650,7 +650,7 @@ struct TargetRecord {
 
 /// A reader's error in a whole-file input (`--regions`, `--weights`), as
 /// `file:line:column: message`.
-fn located(file: &str, error: SudokuError) -> anyhow::Error {
+pub(crate) fn located(file: &str, error: SudokuError) -> anyhow::Error {
     match error {
         SudokuError::Parse {
             line,

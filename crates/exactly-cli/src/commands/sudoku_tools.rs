@@ -1,0 +1,563 @@
+//! `exactly sudoku gen|rate|hint|encode`: new puzzles, ratings, hints, and
+//! the whole exact-cover matrix of a puzzle.
+
+use std::collections::BTreeMap;
+use std::io::{self, Write};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+
+use anyhow::Context;
+use exactly_puzzles::sudoku::generate::{Generated, Generator, Symmetry};
+use exactly_puzzles::sudoku::logic::{self, Board, Level, Rating, State, Technique};
+use exactly_puzzles::sudoku::{
+    self, knuth, Grid, Layout, Puzzle, Regions, Rules, Shape, Style, SudokuError, Symbols, Verdict,
+};
+
+use crate::cli::{
+    SudokuEncodeArgs, SudokuGenArgs, SudokuGenFormat, SudokuInputArgs, SudokuRateArgs, SudokuTool,
+    SudokuToolFormat, SymmetryArg,
+};
+use crate::commands::sudoku::{error_text, located, parse_box};
+use crate::input;
+use crate::report::{self, Status};
+
+/// Runs a subcommand of `exactly sudoku`.
+pub fn run(tool: &SudokuTool) -> anyhow::Result<Status> {
+    match tool {
+        SudokuTool::Gen(args) => gen(args),
+        SudokuTool::Rate(args) => rate(args),
+        SudokuTool::Hint(args) => hint(args),
+        SudokuTool::Encode(args) => encode(args),
+    }
+}
+
+/// The labels of a region map: region k is written `REGION_LABELS[k]`.
+const REGION_LABELS: &[u8; 64] =
+    b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789@$";
+
+/// The most threads `sudoku gen` runs.
+const MAX_THREADS: usize = 256;
+
+/// A bound on the rating: a level, or search nodes.
+#[derive(Clone, Copy, Debug)]
+enum Bound {
+    Level(Level),
+    Nodes(u64),
+}
+
+fn parse_bound(option: &str, text: &str) -> anyhow::Result<Bound> {
+    if let Ok(nodes) = text.trim().parse::<u64>() {
+        return Ok(Bound::Nodes(nodes));
+    }
+    match Level::from_name(text.trim()) {
+        Some(level) => Ok(Bound::Level(level)),
+        None => {
+            let names: Vec<&str> = std::iter::once("given")
+                .chain(Technique::ALL.iter().map(|t| t.name()))
+                .chain(std::iter::once("guessing"))
+                .collect();
+            anyhow::bail!(
+                "{option}: expected a number of search nodes or one of {}, found '{text}'",
+                names.join(", ")
+            )
+        }
+    }
+}
+
+/// A rating as the output shows it.
+#[derive(Clone, Debug, serde::Serialize)]
+struct RatingRecord {
+    level: &'static str,
+    nodes: u64,
+    guesses: u64,
+    /// Steps per technique, the techniques used only, easiest first.
+    steps: BTreeMap<usize, (&'static str, u64)>,
+}
+
+impl RatingRecord {
+    fn new(rating: &Rating, nodes: u64) -> RatingRecord {
+        let steps = Technique::ALL
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| rating.count(**t) > 0)
+            .map(|(i, t)| (i, (t.name(), rating.count(*t))))
+            .collect();
+        RatingRecord {
+            level: rating.level().name(),
+            nodes,
+            guesses: rating.guesses,
+            steps,
+        }
+    }
+
+    /// `level nodes=N guesses=G technique=K …`.
+    fn line(&self) -> String {
+        let mut text = format!(
+            "{} nodes={} guesses={}",
+            self.level, self.nodes, self.guesses
+        );
+        for (name, count) in self.steps.values() {
+            text.push_str(&format!(" {name}={count}"));
+        }
+        text
+    }
+
+    /// A JSON object: steps as `{"naked-single": 40, …}` in technique order.
+    fn json(&self) -> serde_json::Value {
+        let mut steps = serde_json::Map::new();
+        for (name, count) in self.steps.values() {
+            steps.insert((*name).to_string(), (*count).into());
+        }
+        serde_json::json!({
+            "level": self.level,
+            "nodes": self.nodes,
+            "guesses": self.guesses,
+            "steps": steps,
+        })
+    }
+}
+
+/// Rates a puzzle known to have one solution.
+fn rate_puzzle(grid: &Grid, rules: &Rules) -> Result<RatingRecord, SudokuError> {
+    let rating = logic::rate(grid, rules)?;
+    let nodes = logic::search_nodes(grid, rules)?;
+    Ok(RatingRecord::new(&rating, nodes))
+}
+
+/// True when `rating` lies within the bounds.
+fn within(rating: &RatingRecord, min: Option<Bound>, max: Option<Bound>) -> bool {
+    let level = Level::from_name(rating.level).unwrap_or(Level::Guessing);
+    let ok = |bound: Option<Bound>, at_least: bool| match bound {
+        None => true,
+        Some(Bound::Level(l)) => {
+            if at_least {
+                level >= l
+            } else {
+                level <= l
+            }
+        }
+        Some(Bound::Nodes(n)) => {
+            if at_least {
+                rating.nodes >= n
+            } else {
+                rating.nodes <= n
+            }
+        }
+    };
+    ok(min, true) && ok(max, false)
+}
+
+/// A puzzle as one line in `exactly sudoku`'s symbols.
+fn line_of(grid: &Grid) -> String {
+    let style = Style {
+        layout: Layout::Line,
+        symbols: Symbols::Digits { lower: false },
+    };
+    style.format(grid).trim_end().to_string()
+}
+
+/// A region map on one line.
+fn map_of(regions: &Regions) -> String {
+    let n = regions.size();
+    (0..n * n)
+        .map(|i| char::from(REGION_LABELS[regions.region(i / n, i % n) % 64]))
+        .collect()
+}
+
+/// The shape `sudoku gen` makes.
+fn gen_shape(args: &SudokuGenArgs) -> anyhow::Result<Shape> {
+    let shape = match (&args.box_shape, args.size) {
+        (Some(b), size) => {
+            let shape = parse_box(b)?;
+            if let Some(n) = size.filter(|&n| n != shape.size()) {
+                anyhow::bail!(
+                    "--size {n} does not match --box {b}, whose grids are {0}x{0}",
+                    shape.size()
+                );
+            }
+            shape
+        }
+        (None, size) => {
+            let n = size.unwrap_or(9);
+            anyhow::ensure!(
+                (sudoku::MIN_SIZE..=Shape::MAX_SIZE).contains(&n),
+                "--size {n}: the side must be between {} and {}",
+                sudoku::MIN_SIZE,
+                Shape::MAX_SIZE
+            );
+            match Shape::infer(n) {
+                Some(shape) => shape,
+                None if args.jigsaw => Shape::new(1, n)?,
+                None => anyhow::bail!(
+                    "--size {n}: cannot tell the box shape of a {n}x{n} grid; give it with --box RxC"
+                ),
+            }
+        }
+    };
+    anyhow::ensure!(
+        shape.size() >= sudoku::MIN_SIZE,
+        "--box {shape}: grids of side {} are below the smallest, {}",
+        shape.size(),
+        sudoku::MIN_SIZE
+    );
+    Ok(shape)
+}
+
+/// A made puzzle with its rating, when one was asked for.
+type Made = (Generated, Option<RatingRecord>);
+
+/// `exactly sudoku gen`.
+fn gen(args: &SudokuGenArgs) -> anyhow::Result<Status> {
+    let shape = gen_shape(args)?;
+    anyhow::ensure!(
+        !(args.jigsaw && args.format == SudokuGenFormat::Grid),
+        "--format grid cannot carry a jigsaw's regions: use line (cells, then the region map) or json"
+    );
+    let min = args
+        .min_rating
+        .as_deref()
+        .map(|t| parse_bound("--min-rating", t))
+        .transpose()?;
+    let max = args
+        .max_rating
+        .as_deref()
+        .map(|t| parse_bound("--max-rating", t))
+        .transpose()?;
+    let symmetry = match args.symmetry {
+        SymmetryArg::None => Symmetry::None,
+        SymmetryArg::Rotational => Symmetry::Rotational,
+        SymmetryArg::Mirror => Symmetry::Mirror,
+    };
+    let mut generator = Generator::new(shape, args.diagonals, args.jigsaw)?
+        .symmetry(symmetry)
+        .allow_unproven(args.allow_unproven);
+    if let Some(nodes) = args.max_nodes {
+        generator = generator.max_nodes(nodes);
+    }
+    let rated = min.is_some() || max.is_some() || args.format == SudokuGenFormat::Json;
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .clamp(1, MAX_THREADS)
+        .min(usize::try_from(args.count).unwrap_or(usize::MAX));
+    let make = |index: u64| -> Result<Option<Made>, SudokuError> {
+        let mut rating = None;
+        let made = generator.generate(args.seed, index, args.attempts, |made| {
+            if args.clues.is_some_and(|c| made.puzzle.givens() > c) {
+                return Ok(false);
+            }
+            if !rated {
+                return Ok(true);
+            }
+            let rules = generator.rules(made.regions.clone());
+            let r = rate_puzzle(&made.puzzle, &rules)?;
+            let ok = within(&r, min, max);
+            rating = Some(r);
+            Ok(ok)
+        })?;
+        Ok(made.map(|(g, _)| (g, rating)))
+    };
+    let next = AtomicU64::new(0);
+    let results = Mutex::new(BTreeMap::new());
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| loop {
+                let index = next.fetch_add(1, Ordering::Relaxed);
+                if index >= args.count {
+                    break;
+                }
+                let made = make(index);
+                if let Ok(mut map) = results.lock() {
+                    map.insert(index, made);
+                }
+            });
+        }
+    });
+    let results = results
+        .into_inner()
+        .map_err(|_| anyhow::anyhow!("a worker thread failed"))?;
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    let mut status = Status::Success;
+    let mut unproven = 0;
+    for (index, made) in results {
+        match made? {
+            Some((g, rating)) => {
+                unproven += usize::from(g.unproven > 0);
+                write_made(&mut out, args, index, &g, rating.as_ref())?;
+            }
+            None => {
+                status = Status::NoSolution;
+                report::message(&format!(
+                    "puzzle {}: none of {} attempts met --clues, --min-rating and --max-rating",
+                    index + 1,
+                    args.attempts
+                ));
+            }
+        }
+    }
+    out.flush()?;
+    if unproven > 0 {
+        report::message(&format!(
+            "{unproven} puzzles keep clues whose removal checks ran out of --max-nodes: \
+             each has one solution but is not proven minimal (JSON field unproven)"
+        ));
+    }
+    Ok(status)
+}
+
+fn write_made(
+    out: &mut impl Write,
+    args: &SudokuGenArgs,
+    index: u64,
+    made: &Generated,
+    rating: Option<&RatingRecord>,
+) -> anyhow::Result<()> {
+    match args.format {
+        SudokuGenFormat::Line => match &made.regions {
+            Some(r) => writeln!(out, "{} {}", line_of(&made.puzzle), map_of(r))?,
+            None => writeln!(out, "{}", line_of(&made.puzzle))?,
+        },
+        SudokuGenFormat::Grid => {
+            if index > 0 {
+                writeln!(out)?;
+            }
+            let style = Style {
+                layout: Layout::Grid,
+                symbols: Symbols::Digits { lower: false },
+            };
+            write!(out, "{}", style.format(&made.puzzle))?;
+        }
+        SudokuGenFormat::Json => {
+            let object = serde_json::json!({
+                "index": index,
+                "puzzle": line_of(&made.puzzle),
+                "solution": line_of(&made.solution),
+                "clues": made.puzzle.givens(),
+                "regions": made.regions.as_ref().map(map_of),
+                "unproven": made.unproven,
+                "rating": rating.map(RatingRecord::json),
+            });
+            writeln!(out, "{object}")?;
+        }
+    }
+    Ok(())
+}
+
+/// Reads the records of `sudoku rate|hint|encode`, with the rules they
+/// share.
+fn read(args: &SudokuInputArgs) -> anyhow::Result<(String, Vec<sudoku::Record>, Rules)> {
+    let mut shape = args.box_shape.as_deref().map(parse_box).transpose()?;
+    let regions = match &args.regions {
+        Some(path) => {
+            let (name, bytes) = input::read_source(path)?;
+            let text = input::decode(&name, bytes)?;
+            let regions = Regions::parse(&text).map_err(|e| located(&name, e))?;
+            let n = regions.size();
+            shape = shape.or_else(|| Shape::infer(n)).or(Shape::new(1, n).ok());
+            Some(regions)
+        }
+        None => None,
+    };
+    let (name, bytes) = input::read_source(&args.file)?;
+    let text = String::from_utf8(bytes)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+    let rules = Rules::default().diagonals(args.diagonals).regions(regions);
+    let records = sudoku::Reader::new()
+        .shape(shape)
+        .rules(rules.clone())
+        .jigsaw(args.jigsaw)
+        .read(&text);
+    anyhow::ensure!(
+        !records.is_empty(),
+        "{name}: no puzzles: the input is empty or holds only comments and blank lines"
+    );
+    Ok((name, records, rules))
+}
+
+/// The rules of one puzzle: its own regions, when it has them.
+fn rules_of(puzzle: &Puzzle, rules: &Rules) -> Rules {
+    match &puzzle.regions {
+        Some(r) => rules.clone().regions(Some(r.clone())),
+        None => rules.clone(),
+    }
+}
+
+/// `exactly sudoku rate`.
+fn rate(args: &SudokuRateArgs) -> anyhow::Result<Status> {
+    let (name, records, rules) = read(&args.input)?;
+    let total = records.len();
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    let (mut invalid, mut unsolved) = (0, false);
+    for record in records {
+        let line = record.line;
+        let result = record.puzzle.and_then(|p| {
+            let rules = rules_of(&p, &rules);
+            let answer = sudoku::solve_with(&p.grid, 2, &rules)?;
+            match answer.verdict {
+                Verdict::Unique => Ok(Ok(rate_puzzle(&p.grid, &rules)?)),
+                other => Ok(Err(other)),
+            }
+        });
+        let json = args.format == SudokuToolFormat::Json;
+        match result {
+            Ok(Ok(r)) if json => {
+                let mut object = r.json();
+                object["line"] = line.into();
+                object["verdict"] = "unique".into();
+                writeln!(out, "{object}")?;
+            }
+            Ok(Ok(r)) => writeln!(out, "{}", r.line())?,
+            Ok(Err(verdict)) => {
+                unsolved = true;
+                if json {
+                    let object = serde_json::json!({"line": line, "verdict": verdict.word()});
+                    writeln!(out, "{object}")?;
+                } else {
+                    writeln!(out, "{}", verdict.word())?;
+                }
+            }
+            Err(e) => {
+                invalid += 1;
+                let text = error_text(line, &e);
+                if json {
+                    let object =
+                        serde_json::json!({"line": line, "verdict": "invalid", "error": text});
+                    writeln!(out, "{object}")?;
+                } else {
+                    writeln!(out, "invalid: {text}")?;
+                }
+            }
+        }
+    }
+    out.flush()?;
+    finish(&name, invalid, total, unsolved)
+}
+
+/// The exit status of `rate` and `hint`: an error (status 2) when some
+/// records are invalid, after every record is answered.
+fn finish(name: &str, invalid: usize, total: usize, unsolved: bool) -> anyhow::Result<Status> {
+    anyhow::ensure!(
+        invalid == 0,
+        "{name}: {invalid} of {total} records are invalid"
+    );
+    Ok(if unsolved {
+        Status::NoSolution
+    } else {
+        Status::Success
+    })
+}
+
+/// `exactly sudoku hint`.
+fn hint(args: &SudokuRateArgs) -> anyhow::Result<Status> {
+    let (name, records, rules) = read(&args.input)?;
+    let total = records.len();
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    let mut invalid = 0;
+    let json = args.format == SudokuToolFormat::Json;
+    for record in records {
+        let line = record.line;
+        let board = record
+            .puzzle
+            .and_then(|p| Board::new(&p.grid, &rules_of(&p, &rules)));
+        let board = match board {
+            Ok(b) => b,
+            Err(e) => {
+                invalid += 1;
+                let text = error_text(line, &e);
+                if json {
+                    let object =
+                        serde_json::json!({"line": line, "technique": "invalid", "error": text});
+                    writeln!(out, "{object}")?;
+                } else {
+                    writeln!(out, "invalid: {text}")?;
+                }
+                continue;
+            }
+        };
+        let step = match board.state() {
+            State::Solved => Err("solved"),
+            State::Contradiction => Err("contradiction"),
+            State::Open => board.next_step().ok_or("guessing"),
+        };
+        match (step, json) {
+            (Ok(step), false) => writeln!(out, "{step}")?,
+            (Ok(step), true) => {
+                let cell = |r: usize, c: usize| logic::cell_name(r, c);
+                let placement = |p: &sudoku::Placement, sep: &str| {
+                    format!("{}{sep}{}", cell(p.row.into(), p.col.into()), p.value)
+                };
+                let object = serde_json::json!({
+                    "line": line,
+                    "technique": step.technique.name(),
+                    "values": step.values,
+                    "cells": step.cells.iter().map(|&(r, c)| cell(r, c)).collect::<Vec<_>>(),
+                    "units": step.units.iter().map(ToString::to_string).collect::<Vec<_>>(),
+                    "places": step.places.iter().map(|p| placement(p, "=")).collect::<Vec<_>>(),
+                    "removes": step.removes.iter().map(|p| placement(p, "<>")).collect::<Vec<_>>(),
+                });
+                writeln!(out, "{object}")?;
+            }
+            (Err(word), _) => {
+                // No technique applies: name the cell a guess would take.
+                let guess = (word == "guessing")
+                    .then(|| board.guess_cell())
+                    .flatten()
+                    .map(|(r, c)| (logic::cell_name(r, c), board.candidates(r, c)));
+                match (guess, json) {
+                    (Some((cell, values)), false) => {
+                        let values: Vec<String> = values.iter().map(u8::to_string).collect();
+                        writeln!(out, "guessing: {cell} holds one of {}", values.join(","))?;
+                    }
+                    (Some((cell, values)), true) => {
+                        let object = serde_json::json!({"line": line, "technique": "guessing", "cells": [cell], "values": values});
+                        writeln!(out, "{object}")?;
+                    }
+                    (None, false) => writeln!(out, "{word}")?,
+                    (None, true) => {
+                        let object = serde_json::json!({"line": line, "technique": word});
+                        writeln!(out, "{object}")?;
+                    }
+                }
+            }
+        }
+    }
+    out.flush()?;
+    finish(&name, invalid, total, false)
+}
+
+/// `exactly sudoku encode`.
+fn encode(args: &SudokuEncodeArgs) -> anyhow::Result<Status> {
+    let (name, records, rules) = read(&args.input)?;
+    let count = records.len();
+    let record = records
+        .into_iter()
+        .nth(args.record - 1)
+        .with_context(|| format!("--record {}: {name} holds {count} records", args.record))?;
+    let line = record.line;
+    let puzzle = record
+        .puzzle
+        .map_err(|e| anyhow::anyhow!("{name}: {}", error_text(line, &e)))?;
+    let rules = rules_of(&puzzle, &rules);
+    let problem = knuth::encode_full(&puzzle.grid, &rules)
+        .map_err(|e| anyhow::anyhow!("{name}: line {line}: {e}"))?;
+    let n = puzzle.grid.size();
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    let kind = match (&rules.regions, rules.diagonals) {
+        (Some(_), true) => "jigsaw X-sudoku".to_string(),
+        (Some(_), false) => "jigsaw sudoku".to_string(),
+        (None, x) => format!(
+            "{}sudoku with {} boxes",
+            if x { "X-" } else { "" },
+            puzzle.grid.shape()
+        ),
+    };
+    writeln!(
+        out,
+        "| {n}x{n} {kind}, {} givens: {name} line {line}",
+        puzzle.grid.givens()
+    )?;
+    writeln!(out, "| {}", line_of(&puzzle.grid))?;
+    exactly::format::write_dlx(&problem, &mut out)?;
+    out.flush()?;
+    Ok(Status::Success)
+}

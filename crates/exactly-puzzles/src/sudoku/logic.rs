@@ -1,0 +1,1056 @@
+//! Solving as a person does: candidates in every empty cell, and named
+//! techniques that place values or remove candidates, easiest first.
+//!
+//! # Overview
+//!
+//! A [`Board`] holds the values placed so far and, for every empty cell,
+//! its candidates: the values that no placed value of the cell's units
+//! excludes (and that no technique has removed). The units are the rows,
+//! the columns, the boxes (or the jigsaw regions of [`Rules::regions`]) and,
+//! under [`Rules::diagonals`], the two main diagonals. Two cells *see* each
+//! other when they share a unit.
+//!
+//! [`Board::find`] looks for one [`Technique`] and returns the first
+//! [`Step`] it finds; [`Board::next_step`] tries the techniques in the
+//! order of [`Technique::ALL`], easiest first. [`rate`] applies steps
+//! until the grid is solved or no technique applies; then it guesses (see
+//! [`rate`]) and counts the guesses. The techniques, each defined on its
+//! variant, are in `docs/SUDOKU.md` too.
+//!
+//! Every technique is sound: it removes a candidate only when no solution
+//! of the current board holds it, so on a puzzle with one solution the
+//! placements agree with that solution (the tests check this on random
+//! puzzles of several sizes and shapes).
+//!
+//! ```
+//! use exactly_puzzles::sudoku::{self, logic};
+//! let records = sudoku::parse("34.........2.3..", None);
+//! let puzzle = &records[0].puzzle.as_ref().unwrap().grid;
+//! let rating = logic::rate(puzzle, &sudoku::Rules::default())?;
+//! assert_eq!(rating.guesses, 0);
+//! assert!(rating.solution.unwrap().solves(puzzle));
+//! # Ok::<(), exactly_puzzles::sudoku::SudokuError>(())
+//! ```
+
+use std::fmt;
+use std::sync::Arc;
+
+use super::{Grid, Placement, Rules, Shape, SudokuError};
+
+/// A solving technique. The variants are in order of difficulty, easiest
+/// first; [`Technique::ALL`] lists them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Technique {
+    /// An empty cell with a single candidate: it takes that value.
+    NakedSingle,
+    /// A value with a single possible cell in some unit: that cell takes it.
+    HiddenSingle,
+    /// Locked candidates, pointing: within a box, a value's candidates all
+    /// lie in one line (row, column or diagonal); the value leaves the rest
+    /// of that line.
+    Pointing,
+    /// Locked candidates, claiming: within a line, a value's candidates all
+    /// lie in one box; the value leaves the rest of that box.
+    Claiming,
+    /// Two cells of a unit whose candidates together are two values: those
+    /// values leave the unit's other cells.
+    NakedPair,
+    /// Three cells of a unit whose candidates together are three values.
+    NakedTriple,
+    /// Four cells of a unit whose candidates together are four values.
+    NakedQuad,
+    /// Two values that, within a unit, are candidates in the same two cells
+    /// only: those cells lose every other candidate.
+    HiddenPair,
+    /// Three values confined to three cells of a unit.
+    HiddenTriple,
+    /// Four values confined to four cells of a unit.
+    HiddenQuad,
+    /// A value whose candidates in two rows lie in the same two columns
+    /// (or in two columns, the same two rows): it leaves those columns'
+    /// (rows') other cells.
+    XWing,
+    /// The same with three rows and three columns.
+    Swordfish,
+    /// A pivot cell with candidates `xy` that sees a cell `xz` and a cell
+    /// `yz`: whichever value the pivot takes, one of them is `z`, so `z`
+    /// leaves every cell that sees both.
+    XYWing,
+}
+
+impl Technique {
+    /// Every technique, easiest first.
+    pub const ALL: [Technique; 13] = [
+        Technique::NakedSingle,
+        Technique::HiddenSingle,
+        Technique::Pointing,
+        Technique::Claiming,
+        Technique::NakedPair,
+        Technique::NakedTriple,
+        Technique::NakedQuad,
+        Technique::HiddenPair,
+        Technique::HiddenTriple,
+        Technique::HiddenQuad,
+        Technique::XWing,
+        Technique::Swordfish,
+        Technique::XYWing,
+    ];
+
+    /// The name, as the command line writes it.
+    ///
+    /// ```
+    /// use exactly_puzzles::sudoku::logic::Technique;
+    /// assert_eq!(Technique::XYWing.name(), "xy-wing");
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            Technique::NakedSingle => "naked-single",
+            Technique::HiddenSingle => "hidden-single",
+            Technique::Pointing => "pointing",
+            Technique::Claiming => "claiming",
+            Technique::NakedPair => "naked-pair",
+            Technique::NakedTriple => "naked-triple",
+            Technique::NakedQuad => "naked-quad",
+            Technique::HiddenPair => "hidden-pair",
+            Technique::HiddenTriple => "hidden-triple",
+            Technique::HiddenQuad => "hidden-quad",
+            Technique::XWing => "x-wing",
+            Technique::Swordfish => "swordfish",
+            Technique::XYWing => "xy-wing",
+        }
+    }
+
+    /// The technique of a name ([`Technique::name`]).
+    ///
+    /// ```
+    /// use exactly_puzzles::sudoku::logic::Technique;
+    /// assert_eq!(Technique::from_name("swordfish"), Some(Technique::Swordfish));
+    /// assert_eq!(Technique::from_name("fish"), None);
+    /// ```
+    pub fn from_name(name: &str) -> Option<Technique> {
+        Technique::ALL.into_iter().find(|t| t.name() == name)
+    }
+
+    /// The position in [`Technique::ALL`].
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+impl fmt::Display for Technique {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// How hard a puzzle is: the hardest technique its solution needed, or
+/// guessing. Ordered from easiest to hardest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Level {
+    /// Nothing to do: the grid was full.
+    Given,
+    /// Solved with this technique and easier ones only.
+    Technique(Technique),
+    /// No technique applied at some point: the solver had to guess.
+    Guessing,
+}
+
+impl Level {
+    /// The name: `given`, a technique's name, or `guessing`.
+    ///
+    /// ```
+    /// use exactly_puzzles::sudoku::logic::{Level, Technique};
+    /// assert_eq!(Level::Technique(Technique::XWing).name(), "x-wing");
+    /// assert_eq!(Level::Guessing.name(), "guessing");
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Given => "given",
+            Level::Technique(t) => t.name(),
+            Level::Guessing => "guessing",
+        }
+    }
+
+    /// The level of a name ([`Level::name`]).
+    ///
+    /// ```
+    /// use exactly_puzzles::sudoku::logic::{Level, Technique};
+    /// assert_eq!(Level::from_name("pointing"), Some(Level::Technique(Technique::Pointing)));
+    /// assert!(Level::from_name("guessing") > Level::from_name("xy-wing"));
+    /// ```
+    pub fn from_name(name: &str) -> Option<Level> {
+        match name {
+            "given" => Some(Level::Given),
+            "guessing" => Some(Level::Guessing),
+            _ => Technique::from_name(name).map(Level::Technique),
+        }
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What kind of unit a unit is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnitKind {
+    /// A row.
+    Row,
+    /// A column.
+    Column,
+    /// A box, or a jigsaw region.
+    Box,
+    /// One of the two main diagonals (X-sudoku).
+    Diagonal,
+}
+
+/// A unit named for people: `row 3`, `column 2`, `box 4`, `region 4`,
+/// `diagonal 1` (1-based; diagonal 1 runs from r1c1, diagonal 2 from r1cn).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Unit {
+    /// The kind.
+    pub kind: UnitKind,
+    /// 0-based number within its kind.
+    pub number: usize,
+    /// True for a jigsaw region (written `region`, not `box`).
+    pub region: bool,
+}
+
+impl fmt::Display for Unit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let word = match self.kind {
+            UnitKind::Row => "row",
+            UnitKind::Column => "column",
+            UnitKind::Box if self.region => "region",
+            UnitKind::Box => "box",
+            UnitKind::Diagonal => "diagonal",
+        };
+        write!(f, "{word} {}", self.number + 1)
+    }
+}
+
+/// The units of a grid shape under some rules, and which cells see which.
+#[derive(Debug)]
+struct Topology {
+    n: usize,
+    /// The cells of each unit, in row-major order.
+    units: Vec<Vec<usize>>,
+    names: Vec<Unit>,
+    /// The cells each cell sees (not itself), ascending.
+    peers: Vec<Vec<usize>>,
+    /// Pairs (box unit, line unit) sharing two or more cells.
+    crossings: Vec<(usize, usize)>,
+}
+
+impl Topology {
+    fn new(shape: Shape, rules: &Rules) -> Result<Topology, SudokuError> {
+        let n = shape.size();
+        let regions = match &rules.regions {
+            Some(g) if g.size() != n => {
+                return Err(SudokuError::BadGrid(format!(
+                    "the regions are for a {0}x{0} grid, the puzzle is {1}x{1}",
+                    g.size(),
+                    n
+                )))
+            }
+            other => other.as_ref(),
+        };
+        let mut units = Vec::new();
+        let mut names = Vec::new();
+        let unit = |kind, number| Unit {
+            kind,
+            number,
+            region: regions.is_some(),
+        };
+        for r in 0..n {
+            units.push((0..n).map(|c| r * n + c).collect::<Vec<_>>());
+            names.push(unit(UnitKind::Row, r));
+        }
+        for c in 0..n {
+            units.push((0..n).map(|r| r * n + c).collect());
+            names.push(unit(UnitKind::Column, c));
+        }
+        let mut boxes = vec![Vec::new(); n];
+        for r in 0..n {
+            for c in 0..n {
+                let b = match regions {
+                    Some(g) => g.region(r, c),
+                    None => shape.box_of(r, c),
+                };
+                boxes[b].push(r * n + c);
+            }
+        }
+        for (b, cells) in boxes.into_iter().enumerate() {
+            units.push(cells);
+            names.push(unit(UnitKind::Box, b));
+        }
+        if rules.diagonals {
+            units.push((0..n).map(|i| i * n + i).collect());
+            names.push(unit(UnitKind::Diagonal, 0));
+            units.push((0..n).map(|i| i * n + n - 1 - i).collect());
+            names.push(unit(UnitKind::Diagonal, 1));
+        }
+        let mut cell_units = vec![Vec::new(); n * n];
+        for (u, cells) in units.iter().enumerate() {
+            for &c in cells {
+                cell_units[c].push(u);
+            }
+        }
+        let mut peers = vec![Vec::new(); n * n];
+        for (cell, list) in peers.iter_mut().enumerate() {
+            for &u in &cell_units[cell] {
+                list.extend(units[u].iter().copied().filter(|&c| c != cell));
+            }
+            list.sort_unstable();
+            list.dedup();
+        }
+        let mut crossings = Vec::new();
+        for (b, name) in names.iter().enumerate() {
+            if name.kind != UnitKind::Box {
+                continue;
+            }
+            for (l, other) in names.iter().enumerate() {
+                if other.kind == UnitKind::Box {
+                    continue;
+                }
+                let shared = units[b].iter().filter(|c| units[l].contains(c)).count();
+                if shared >= 2 {
+                    crossings.push((b, l));
+                }
+            }
+        }
+        Ok(Topology {
+            n,
+            units,
+            names,
+            peers,
+            crossings,
+        })
+    }
+
+    fn sees(&self, a: usize, b: usize) -> bool {
+        a != b && self.peers[a].binary_search(&b).is_ok()
+    }
+}
+
+/// One step of a technique: the values it places and the candidates it
+/// removes, with the cells, values and unit it rests on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Step {
+    /// The technique.
+    pub technique: Technique,
+    /// The unit or units the step looks at (none for a naked single or an
+    /// XY-wing).
+    pub units: Vec<Unit>,
+    /// The values the pattern is made of, ascending.
+    pub values: Vec<u8>,
+    /// The cells of the pattern, 0-based `(row, col)`, row-major.
+    pub cells: Vec<(usize, usize)>,
+    /// Values placed.
+    pub places: Vec<Placement>,
+    /// Candidates removed.
+    pub removes: Vec<Placement>,
+}
+
+/// A cell as `r{row}c{col}`, 1-based.
+///
+/// ```
+/// assert_eq!(exactly_puzzles::sudoku::logic::cell_name(0, 8), "r1c9");
+/// ```
+pub fn cell_name(row: usize, col: usize) -> String {
+    format!("r{}c{}", row + 1, col + 1)
+}
+
+impl fmt::Display for Step {
+    /// `x-wing: 1 in r2c1 r2c5 r5c1 r5c5 (column 1, column 5) => r2c4<>1, r5c3<>1`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:", self.technique)?;
+        if !self.values.is_empty() {
+            let values: Vec<String> = self.values.iter().map(u8::to_string).collect();
+            write!(f, " {} in", values.join(","))?;
+        }
+        for &(r, c) in &self.cells {
+            write!(f, " {}", cell_name(r, c))?;
+        }
+        if !self.units.is_empty() {
+            let units: Vec<String> = self.units.iter().map(Unit::to_string).collect();
+            write!(f, " ({})", units.join(", "))?;
+        }
+        let effects: Vec<String> = self
+            .places
+            .iter()
+            .map(|p| format!("{}={}", cell_name(p.row.into(), p.col.into()), p.value))
+            .chain(
+                self.removes
+                    .iter()
+                    .map(|p| format!("{}<>{}", cell_name(p.row.into(), p.col.into()), p.value)),
+            )
+            .collect();
+        write!(f, " => {}", effects.join(", "))
+    }
+}
+
+/// Where a board stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum State {
+    /// Every cell holds a value.
+    Solved,
+    /// Some empty cell has no candidate, or some unit has no place left for
+    /// a value it lacks: the board has no solution.
+    Contradiction,
+    /// Open cells remain, each with candidates.
+    Open,
+}
+
+/// A grid being solved: placed values and the candidates of empty cells.
+///
+/// ```
+/// use exactly_puzzles::sudoku::{self, logic::{Board, Technique}};
+/// let records = sudoku::parse("34.........2.3..", None);
+/// let grid = &records[0].puzzle.as_ref().unwrap().grid;
+/// let board = Board::new(grid, &sudoku::Rules::default())?;
+/// assert_eq!(board.candidates(0, 3), vec![1]);
+/// let step = board.next_step().unwrap();
+/// assert_eq!(step.technique, Technique::NakedSingle);
+/// assert_eq!(step.to_string(), "naked-single: r1c4 => r1c4=1");
+/// # Ok::<(), exactly_puzzles::sudoku::SudokuError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Board {
+    topo: Arc<Topology>,
+    shape: Shape,
+    values: Vec<u8>,
+    cand: Vec<u64>,
+}
+
+/// The bit of value `v` (1-based).
+fn bit(v: u8) -> u64 {
+    1u64 << (v - 1)
+}
+
+/// The values of a mask, ascending.
+fn values_of(mask: u64) -> impl Iterator<Item = u8> {
+    (0..64u8).filter(move |b| mask >> b & 1 != 0).map(|b| b + 1)
+}
+
+/// Calls `f` with every `k`-subset of `items` (indices into it, ascending)
+/// whose union of masks has at most `k` bits; stops at the first `Some`.
+fn subsets<T>(
+    items: &[u64],
+    k: usize,
+    f: &mut impl FnMut(&[usize], u64) -> Option<T>,
+) -> Option<T> {
+    fn go<T>(
+        items: &[u64],
+        k: usize,
+        start: usize,
+        chosen: &mut Vec<usize>,
+        union: u64,
+        f: &mut impl FnMut(&[usize], u64) -> Option<T>,
+    ) -> Option<T> {
+        if union.count_ones() as usize > k {
+            return None;
+        }
+        if chosen.len() == k {
+            return f(chosen, union);
+        }
+        for i in start..items.len() {
+            if items.len() - i < k - chosen.len() {
+                break;
+            }
+            chosen.push(i);
+            let found = go(items, k, i + 1, chosen, union | items[i], f);
+            chosen.pop();
+            if found.is_some() {
+                return found;
+            }
+        }
+        None
+    }
+    go(items, k, 0, &mut Vec::with_capacity(k), 0, f)
+}
+
+impl Board {
+    /// The board of a puzzle under `rules`: its givens placed, every empty
+    /// cell's candidates the values its units do not hold. Fails when the
+    /// givens clash or the regions are for another side.
+    pub fn new(puzzle: &Grid, rules: &Rules) -> Result<Board, SudokuError> {
+        let shape = puzzle.shape();
+        let topo = Topology::new(shape, rules)?;
+        if let Some(c) = puzzle.clash_with(rules) {
+            return Err(SudokuError::Clash {
+                first: cell_name(c.first.0, c.first.1),
+                second: cell_name(c.second.0, c.second.1),
+                symbol: c.value.to_string(),
+            });
+        }
+        let n = shape.size();
+        let full = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+        let mut board = Board {
+            topo: Arc::new(topo),
+            shape,
+            values: vec![0; n * n],
+            cand: vec![full; n * n],
+        };
+        for (cell, &v) in puzzle.cells().iter().enumerate() {
+            if v != 0 {
+                board.place(cell, v);
+            }
+        }
+        Ok(board)
+    }
+
+    /// [`Board::new`], then the candidates `removed` taken out: a position
+    /// as a solving program saves it (placed values, and the candidates
+    /// its earlier steps removed), for checking a technique on it.
+    pub fn with_candidates(
+        puzzle: &Grid,
+        rules: &Rules,
+        removed: &[Placement],
+    ) -> Result<Board, SudokuError> {
+        let mut board = Board::new(puzzle, rules)?;
+        let n = board.topo.n;
+        for p in removed {
+            let (r, c) = (usize::from(p.row), usize::from(p.col));
+            if r >= n || c >= n || p.value == 0 || usize::from(p.value) > n {
+                return Err(SudokuError::BadGrid(format!(
+                    "candidate {}<>{} is outside a {n}x{n} grid",
+                    cell_name(r, c),
+                    p.value
+                )));
+            }
+            board.cand[r * n + c] &= !bit(p.value);
+        }
+        Ok(board)
+    }
+
+    /// The grid side.
+    pub fn size(&self) -> usize {
+        self.topo.n
+    }
+
+    /// The placed values as a grid (0 for an empty cell).
+    pub fn grid(&self) -> Grid {
+        Grid::from_cells(self.shape, self.values.clone())
+            .unwrap_or_else(|_| Grid::empty(self.shape))
+    }
+
+    /// The candidates of a cell, ascending (none for a filled cell).
+    pub fn candidates(&self, row: usize, col: usize) -> Vec<u8> {
+        values_of(self.cand[row * self.topo.n + col]).collect()
+    }
+
+    /// Places `v` in `cell` and removes it from the cells it sees.
+    fn place(&mut self, cell: usize, v: u8) {
+        self.values[cell] = v;
+        self.cand[cell] = 0;
+        let b = !bit(v);
+        for &p in &self.topo.peers[cell] {
+            self.cand[p] &= b;
+        }
+    }
+
+    /// Applies a step: its placements, then its removals.
+    pub fn apply(&mut self, step: &Step) {
+        let n = self.topo.n;
+        for p in &step.places {
+            self.place(usize::from(p.row) * n + usize::from(p.col), p.value);
+        }
+        for p in &step.removes {
+            self.cand[usize::from(p.row) * n + usize::from(p.col)] &= !bit(p.value);
+        }
+    }
+
+    /// Solved, contradicted or open.
+    pub fn state(&self) -> State {
+        let mut open = false;
+        for (cell, &v) in self.values.iter().enumerate() {
+            if v == 0 {
+                open = true;
+                if self.cand[cell] == 0 {
+                    return State::Contradiction;
+                }
+            }
+        }
+        if !open {
+            return State::Solved;
+        }
+        let n = self.topo.n;
+        let full = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+        for cells in &self.topo.units {
+            let mut seen = 0u64;
+            for &c in cells {
+                seen |= self.cand[c];
+                if self.values[c] != 0 {
+                    seen |= bit(self.values[c]);
+                }
+            }
+            if seen != full {
+                return State::Contradiction;
+            }
+        }
+        State::Open
+    }
+
+    fn placement(&self, cell: usize, value: u8) -> Placement {
+        let n = self.topo.n;
+        Placement {
+            row: (cell / n) as u8,
+            col: (cell % n) as u8,
+            value,
+        }
+    }
+
+    fn rc(&self, cell: usize) -> (usize, usize) {
+        (cell / self.topo.n, cell % self.topo.n)
+    }
+
+    fn step(
+        &self,
+        technique: Technique,
+        units: &[usize],
+        values: u64,
+        mut cells: Vec<usize>,
+    ) -> Step {
+        cells.sort_unstable();
+        Step {
+            technique,
+            units: units.iter().map(|&u| self.topo.names[u]).collect(),
+            values: values_of(values).collect(),
+            cells: cells.into_iter().map(|c| self.rc(c)).collect(),
+            places: Vec::new(),
+            removes: Vec::new(),
+        }
+    }
+
+    /// The first step of the easiest technique that applies, trying them in
+    /// the order of [`Technique::ALL`]; `None` when none applies (or the
+    /// board is solved).
+    pub fn next_step(&self) -> Option<Step> {
+        Technique::ALL.into_iter().find_map(|t| self.find(t))
+    }
+
+    /// The first step of `technique` on this board, scanning units (or
+    /// cells, or values) in order.
+    pub fn find(&self, technique: Technique) -> Option<Step> {
+        match technique {
+            Technique::NakedSingle => self.naked_single(),
+            Technique::HiddenSingle => self.hidden_single(),
+            Technique::Pointing => self.locked(true),
+            Technique::Claiming => self.locked(false),
+            Technique::NakedPair => self.naked(2, technique),
+            Technique::NakedTriple => self.naked(3, technique),
+            Technique::NakedQuad => self.naked(4, technique),
+            Technique::HiddenPair => self.hidden(2, technique),
+            Technique::HiddenTriple => self.hidden(3, technique),
+            Technique::HiddenQuad => self.hidden(4, technique),
+            Technique::XWing => self.fish(2, technique),
+            Technique::Swordfish => self.fish(3, technique),
+            Technique::XYWing => self.xy_wing(),
+        }
+    }
+
+    fn naked_single(&self) -> Option<Step> {
+        let cell = (0..self.cand.len())
+            .find(|&c| self.values[c] == 0 && self.cand[c].count_ones() == 1)?;
+        let v = values_of(self.cand[cell]).next()?;
+        let mut step = self.step(Technique::NakedSingle, &[], 0, vec![cell]);
+        step.places.push(self.placement(cell, v));
+        Some(step)
+    }
+
+    /// The values placed in a unit, as a mask.
+    fn placed(&self, unit: usize) -> u64 {
+        self.topo.units[unit]
+            .iter()
+            .filter(|&&c| self.values[c] != 0)
+            .fold(0, |m, &c| m | bit(self.values[c]))
+    }
+
+    fn hidden_single(&self) -> Option<Step> {
+        for (u, cells) in self.topo.units.iter().enumerate() {
+            let placed = self.placed(u);
+            let mut once = 0u64;
+            let mut more = 0u64;
+            for &c in cells {
+                more |= once & self.cand[c];
+                once |= self.cand[c];
+            }
+            let single = once & !more & !placed;
+            if let Some(v) = values_of(single).next() {
+                let cell = *cells.iter().find(|&&c| self.cand[c] & bit(v) != 0)?;
+                let mut step = self.step(Technique::HiddenSingle, &[u], 0, vec![cell]);
+                step.places.push(self.placement(cell, v));
+                return Some(step);
+            }
+        }
+        None
+    }
+
+    /// Pointing (`pointing`: from a box to a line) or claiming (from a line
+    /// to a box).
+    fn locked(&self, pointing: bool) -> Option<Step> {
+        let topo = &self.topo;
+        for &(b, l) in &topo.crossings {
+            let (from, to) = if pointing { (b, l) } else { (l, b) };
+            let inside: Vec<usize> = topo.units[from]
+                .iter()
+                .copied()
+                .filter(|c| topo.units[to].contains(c))
+                .collect();
+            let mask_in = inside.iter().fold(0, |m, &c| m | self.cand[c]);
+            let mask_out = topo.units[from]
+                .iter()
+                .filter(|c| !inside.contains(c))
+                .fold(0, |m, &c| m | self.cand[c]);
+            for v in values_of(mask_in & !mask_out) {
+                let removes: Vec<usize> = topo.units[to]
+                    .iter()
+                    .copied()
+                    .filter(|c| !inside.contains(c) && self.cand[*c] & bit(v) != 0)
+                    .collect();
+                if removes.is_empty() {
+                    continue;
+                }
+                let cells = inside
+                    .iter()
+                    .copied()
+                    .filter(|&c| self.cand[c] & bit(v) != 0)
+                    .collect();
+                let technique = if pointing {
+                    Technique::Pointing
+                } else {
+                    Technique::Claiming
+                };
+                let mut step = self.step(technique, &[from, to], bit(v), cells);
+                step.removes = removes.into_iter().map(|c| self.placement(c, v)).collect();
+                return Some(step);
+            }
+        }
+        None
+    }
+
+    /// Naked subsets of `k` cells.
+    fn naked(&self, k: usize, technique: Technique) -> Option<Step> {
+        for (u, cells) in self.topo.units.iter().enumerate() {
+            let open: Vec<usize> = cells
+                .iter()
+                .copied()
+                .filter(|&c| self.values[c] == 0)
+                .collect();
+            if open.len() <= k {
+                continue;
+            }
+            let eligible: Vec<usize> = open
+                .iter()
+                .copied()
+                .filter(|&c| (2..=k).contains(&(self.cand[c].count_ones() as usize)))
+                .collect();
+            let masks: Vec<u64> = eligible.iter().map(|&c| self.cand[c]).collect();
+            let found = subsets(&masks, k, &mut |chosen, union| {
+                if union.count_ones() as usize != k {
+                    return None;
+                }
+                let subset: Vec<usize> = chosen.iter().map(|&i| eligible[i]).collect();
+                let removes: Vec<Placement> = open
+                    .iter()
+                    .filter(|c| !subset.contains(c))
+                    .flat_map(|&c| values_of(self.cand[c] & union).map(move |v| (c, v)))
+                    .map(|(c, v)| self.placement(c, v))
+                    .collect();
+                if removes.is_empty() {
+                    return None;
+                }
+                let mut step = self.step(technique, &[u], union, subset);
+                step.removes = removes;
+                Some(step)
+            });
+            if found.is_some() {
+                return found;
+            }
+        }
+        None
+    }
+
+    /// Hidden subsets of `k` values.
+    fn hidden(&self, k: usize, technique: Technique) -> Option<Step> {
+        for (u, cells) in self.topo.units.iter().enumerate() {
+            let open: Vec<usize> = cells
+                .iter()
+                .copied()
+                .filter(|&c| self.values[c] == 0)
+                .collect();
+            if open.len() <= k {
+                continue;
+            }
+            let missing = open.iter().fold(0, |m, &c| m | self.cand[c]);
+            // Per value: the open cells (indices into `open`) holding it.
+            let mut values = Vec::new();
+            let mut masks = Vec::new();
+            for v in values_of(missing) {
+                let mask = open
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, &c)| self.cand[c] & bit(v) != 0)
+                    .fold(0u64, |m, (i, _)| m | 1 << i);
+                if (2..=k).contains(&(mask.count_ones() as usize)) {
+                    values.push(v);
+                    masks.push(mask);
+                }
+            }
+            let found = subsets(&masks, k, &mut |chosen, union| {
+                if union.count_ones() as usize != k {
+                    return None;
+                }
+                let set = chosen.iter().fold(0u64, |m, &i| m | bit(values[i]));
+                let subset: Vec<usize> =
+                    values_of(union).map(|i| open[usize::from(i) - 1]).collect();
+                let removes: Vec<Placement> = subset
+                    .iter()
+                    .flat_map(|&c| values_of(self.cand[c] & !set).map(move |v| (c, v)))
+                    .map(|(c, v)| self.placement(c, v))
+                    .collect();
+                if removes.is_empty() {
+                    return None;
+                }
+                let mut step = self.step(technique, &[u], set, subset);
+                step.removes = removes;
+                Some(step)
+            });
+            if found.is_some() {
+                return found;
+            }
+        }
+        None
+    }
+
+    /// Fish of `k` rows and columns (X-wing, swordfish): rows as bases,
+    /// then columns.
+    fn fish(&self, k: usize, technique: Technique) -> Option<Step> {
+        let n = self.topo.n;
+        for by_rows in [true, false] {
+            let cell = |base: usize, cover: usize| {
+                if by_rows {
+                    base * n + cover
+                } else {
+                    cover * n + base
+                }
+            };
+            for v in 1..=n as u8 {
+                let mut bases = Vec::new();
+                let mut masks = Vec::new();
+                for base in 0..n {
+                    let mask = (0..n)
+                        .filter(|&x| self.cand[cell(base, x)] & bit(v) != 0)
+                        .fold(0u64, |m, x| m | 1 << x);
+                    if (2..=k).contains(&(mask.count_ones() as usize)) {
+                        bases.push(base);
+                        masks.push(mask);
+                    }
+                }
+                let found = subsets(&masks, k, &mut |chosen, union| {
+                    if union.count_ones() as usize != k {
+                        return None;
+                    }
+                    let base_set: Vec<usize> = chosen.iter().map(|&i| bases[i]).collect();
+                    let mut removes = Vec::new();
+                    for cover in values_of(union).map(|x| usize::from(x) - 1) {
+                        for base in 0..n {
+                            let c = cell(base, cover);
+                            if !base_set.contains(&base) && self.cand[c] & bit(v) != 0 {
+                                removes.push(self.placement(c, v));
+                            }
+                        }
+                    }
+                    if removes.is_empty() {
+                        return None;
+                    }
+                    let mut cells = Vec::new();
+                    for &base in &base_set {
+                        for cover in values_of(union).map(|x| usize::from(x) - 1) {
+                            let c = cell(base, cover);
+                            if self.cand[c] & bit(v) != 0 {
+                                cells.push(c);
+                            }
+                        }
+                    }
+                    let offset = if by_rows { 0 } else { n };
+                    let units: Vec<usize> = base_set.iter().map(|b| b + offset).collect();
+                    let mut step = self.step(technique, &units, bit(v), cells);
+                    removes.sort_unstable();
+                    step.removes = removes;
+                    Some(step)
+                });
+                if found.is_some() {
+                    return found;
+                }
+            }
+        }
+        None
+    }
+
+    fn xy_wing(&self) -> Option<Step> {
+        let topo = &self.topo;
+        let pairs: Vec<usize> = (0..self.cand.len())
+            .filter(|&c| self.values[c] == 0 && self.cand[c].count_ones() == 2)
+            .collect();
+        for &pivot in &pairs {
+            let xy = self.cand[pivot];
+            let wings: Vec<usize> = pairs
+                .iter()
+                .copied()
+                .filter(|&w| topo.sees(pivot, w) && (self.cand[w] & xy).count_ones() == 1)
+                .collect();
+            for (i, &a) in wings.iter().enumerate() {
+                for &b in &wings[i + 1..] {
+                    let (ma, mb) = (self.cand[a], self.cand[b]);
+                    // a = xz, b = yz: they share z, outside the pivot, and
+                    // take different pivot values.
+                    let z = ma & mb & !xy;
+                    if z.count_ones() != 1 || ma & xy == mb & xy {
+                        continue;
+                    }
+                    let removes: Vec<Placement> = (0..self.cand.len())
+                        .filter(|&c| {
+                            c != a
+                                && c != b
+                                && self.cand[c] & z != 0
+                                && topo.sees(c, a)
+                                && topo.sees(c, b)
+                        })
+                        .flat_map(|c| values_of(z).map(move |v| (c, v)))
+                        .map(|(c, v)| self.placement(c, v))
+                        .collect();
+                    if removes.is_empty() {
+                        continue;
+                    }
+                    let mut step = self.step(Technique::XYWing, &[], xy | z, vec![pivot, a, b]);
+                    step.removes = removes;
+                    return Some(step);
+                }
+            }
+        }
+        None
+    }
+
+    /// The open cell with the fewest candidates (the first such in
+    /// row-major order), if any.
+    pub fn guess_cell(&self) -> Option<(usize, usize)> {
+        (0..self.cand.len())
+            .filter(|&c| self.values[c] == 0)
+            .min_by_key(|&c| self.cand[c].count_ones())
+            .map(|c| self.rc(c))
+    }
+}
+
+/// What [`rate`] found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rating {
+    /// Steps taken per technique, in the order of [`Technique::ALL`]
+    /// (including the steps of guesses that failed).
+    pub counts: [u64; 13],
+    /// Guesses made: each value tried in a guessed cell counts one.
+    pub guesses: u64,
+    /// The solution reached, or `None` when the puzzle has none.
+    pub solution: Option<Grid>,
+}
+
+impl Rating {
+    /// The hardest technique used, or [`Level::Guessing`] when the solver
+    /// guessed, or [`Level::Given`] for a full grid.
+    pub fn level(&self) -> Level {
+        if self.guesses > 0 {
+            return Level::Guessing;
+        }
+        Technique::ALL
+            .into_iter()
+            .rev()
+            .find(|t| self.counts[t.index()] > 0)
+            .map_or(Level::Given, Level::Technique)
+    }
+
+    /// The steps taken with `technique`.
+    pub fn count(&self, technique: Technique) -> u64 {
+        self.counts[technique.index()]
+    }
+}
+
+/// Solves `puzzle` with the techniques, easiest first, and rates it.
+///
+/// The procedure: apply [`Board::next_step`] until the board is solved,
+/// contradicted, or no technique applies. In the last case, take the open
+/// cell with the fewest candidates (the first in row-major order among
+/// ties, [`Board::guess_cell`]) and try its candidates in ascending order:
+/// each try is one guess; the board is copied, the value placed, and the
+/// procedure runs on the copy; the first copy that ends solved is the
+/// answer, and a copy that ends contradicted is dropped for the next value.
+/// For a puzzle with several solutions the first one reached is returned.
+pub fn rate(puzzle: &Grid, rules: &Rules) -> Result<Rating, SudokuError> {
+    let board = Board::new(puzzle, rules)?;
+    let mut rating = Rating {
+        counts: [0; 13],
+        guesses: 0,
+        solution: None,
+    };
+    rating.solution = run(board, &mut rating).map(|b| b.grid());
+    Ok(rating)
+}
+
+/// Applies steps, then guesses; the solved board or `None`.
+fn run(mut board: Board, rating: &mut Rating) -> Option<Board> {
+    loop {
+        match board.state() {
+            State::Solved => return Some(board),
+            State::Contradiction => return None,
+            State::Open => {}
+        }
+        match board.next_step() {
+            Some(step) => {
+                rating.counts[step.technique.index()] += 1;
+                board.apply(&step);
+            }
+            None => break,
+        }
+    }
+    let (r, c) = board.guess_cell()?;
+    for v in board.candidates(r, c) {
+        rating.guesses += 1;
+        let mut copy = board.clone();
+        copy.place(r * board.topo.n + c, v);
+        if let Some(done) = run(copy, rating) {
+            return Some(done);
+        }
+    }
+    None
+}
+
+/// The cells (row-major indices) of every unit of a grid of `shape` under
+/// `rules`: the rows, the columns, the boxes or regions, the diagonals.
+pub(crate) fn unit_cells(shape: Shape, rules: &Rules) -> Result<Vec<Vec<usize>>, SudokuError> {
+    Ok(Topology::new(shape, rules)?.units)
+}
+
+/// The search-effort rating: the nodes of the exact-cover search for up to
+/// two solutions of `puzzle` (its encoding by [`super::encode_with`],
+/// branching on the item with the fewest options, the leftmost among ties,
+/// as Knuth's DLX1 does). 0 for a full grid.
+///
+/// ```
+/// use exactly_puzzles::sudoku::{self, logic};
+/// let records = sudoku::parse("34.........2.3..", None);
+/// let puzzle = &records[0].puzzle.as_ref().unwrap().grid;
+/// assert!(logic::search_nodes(puzzle, &sudoku::Rules::default())? >= 1);
+/// # Ok::<(), exactly_puzzles::sudoku::SudokuError>(())
+/// ```
+pub fn search_nodes(puzzle: &Grid, rules: &Rules) -> Result<u64, SudokuError> {
+    if !puzzle.cells().contains(&0) {
+        return Ok(0);
+    }
+    let problem = super::encode_with(puzzle, rules)?;
+    let mut solver =
+        exactly::Solver::new(&problem).limits(exactly::Limits::default().max_solutions(2));
+    solver.count();
+    Ok(solver.stats().nodes)
+}
