@@ -186,7 +186,7 @@ impl<'p, L> Search<'p, L> {
             if by_cost {
                 options.sort_by_key(|&(o, _)| (problem.cost(OptionId(o)), o));
                 let ids: Vec<u32> = options.iter().map(|&(o, _)| o).collect();
-                if !ids.is_sorted_by(|a, b| by_share_cmp(a, b).is_le()) {
+                if ids.windows(2).any(|w| by_share_cmp(&w[0], &w[1]).is_gt()) {
                     let start = by_share.len();
                     by_share.extend(ids);
                     by_share[start..].sort_by(by_share_cmp);
