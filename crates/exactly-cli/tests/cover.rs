@@ -49,13 +49,14 @@ fn min_cost_and_best() {
     assert_eq!(code, Some(0));
     assert_eq!(
         out,
-        "{\"cost\":5,\"options\":[\"a |1\",\"a c |4\"],\"indices\":[1,2]}\n"
+        // Options in the order chosen: the costlier item `c` is branched on first.
+        "{\"cost\":5,\"options\":[\"a c |4\",\"a |1\"],\"indices\":[2,1]}\n"
     );
     let (code, out, _) = run(&["solve", "--best", "3", "-"], MULTI);
     assert_eq!(code, Some(0));
     assert_eq!(
         out,
-        "| cost 5\na |1\na c |4\n\n| cost 6\na b |3\nc |2\na |1\n\n| cost 7\na b |3\na c |4\n"
+        "| cost 5\na c |4\na |1\n\n| cost 6\na b |3\nc |2\na |1\n\n| cost 7\na b |3\na c |4\n"
     );
     let (code, out, _) = run(
         &[

@@ -30,13 +30,37 @@
 //!
 //! # Costs
 //!
-//! With an objective ([`CostSolver`]) options are tried cheapest first, and a
-//! node is cut when the cost so far plus an admissible lower bound reaches the
-//! best known cost: every primary item with deficit `d` is charged `d` times
-//! the smallest `cost(o) / p(o)` over its available options `o`, where `p(o)`
-//! is the number of primary items of `o`. A chosen option's cost is the sum of
-//! its shares over its primary items, so no completion costs less; the total
-//! is rounded up since costs are integers.
+//! With an objective ([`CostSolver`]) each item's options are listed, and
+//! tried, cheapest first, and once a solution is known every search state
+//! that cannot lead to a cheaper one is cut, where the cut is cheapest:
+//!
+//! - *A node* is cut when the cost so far plus an admissible lower bound
+//!   reaches the threshold (the best known cost, or the `k`-th best with
+//!   [`CostSolver::best`]): every primary item with deficit `d` is charged
+//!   `d` times the smallest *share* `cost(o) / p(o)` over its available
+//!   options `o`, where `p(o)` is the number of primary items of `o`. A
+//!   chosen option's cost is the sum of its shares over its primary items,
+//!   so no completion costs less; the total is rounded up since costs are
+//!   integers. Each item also keeps its options sorted by share, so the
+//!   smallest is its first available one (the same list when, as in most
+//!   problems, cost order is share order), and the bound, the dead-end test
+//!   and the choice of the item take one pass over the primary items that
+//!   looks at each item's first available option only.
+//! - *The rest of a level* is cut as soon as the cost so far plus the next
+//!   candidate's cost reaches the threshold: the later candidates cost no
+//!   less. A level whose last branch closes its item excludes the skipped
+//!   candidates there.
+//! - *An item* with a deficit whose cheapest available option already
+//!   reaches the threshold makes the node a dead end; one without a deficit
+//!   whose options all do is not branched on (nothing can join it below
+//!   the threshold), so a solution may leave such options available.
+//!
+//! Among items with the fewest branches the one whose cheapest option costs
+//! most is chosen (that cost must be paid whatever the branch; ties: first
+//! declared). The threshold only falls as solutions are found, so every cut
+//! stays valid for the rest of the search; the minimum cost and the costs
+//! of [`CostSolver::best`] do not depend on the cuts, but the node count and
+//! which solution of a cost is found first may.
 //!
 //! ```
 //! // Cover `a` twice and `b` once with options {a}, {a b}, {a}, {b}.
@@ -95,8 +119,19 @@ pub(crate) struct Search<'p, L> {
     list: Vec<(u32, ColorId)>,
     /// The primary items.
     primary: Vec<u32>,
-    /// Per option: its number of primary items.
-    primary_len: Vec<u32>,
+    /// Per option: its share, its cost over its number of primary items
+    /// (one when it has none).
+    share: Vec<f64>,
+    /// Per entry of `list`: its option's cost.
+    list_cost: Vec<u64>,
+    /// Per item, in the same ranges as `list`: its options by increasing
+    /// share (ties by index), where the bound looks for the cheapest share;
+    /// empty for an item whose list is in that order already.
+    by_share: Vec<u32>,
+    /// Per item: where its options by share start in `by_share`.
+    share_start: Vec<usize>,
+    /// Per item: the least number of options that must cover it.
+    need: Vec<u32>,
     available: Vec<bool>,
     available_count: Vec<u32>,
     covered: Vec<u32>,
@@ -125,27 +160,50 @@ impl<'p, L> Search<'p, L> {
     pub(crate) fn new(problem: &'p Problem<L>, by_cost: bool) -> Self {
         let n = problem.num_items();
         let mut per_item: Vec<Vec<(u32, ColorId)>> = vec![Vec::new(); n];
-        let mut primary_len = Vec::with_capacity(problem.num_options());
+        let mut share = Vec::with_capacity(problem.num_options());
         for o in problem.option_ids() {
-            let mut p = 0;
+            let mut p = 0u32;
             for e in problem.option(o) {
                 per_item[e.item.index()].push((o.0, e.color));
                 if problem.item_kind(e.item) == ItemKind::Primary {
                     p += 1;
                 }
             }
-            primary_len.push(p);
+            share.push(problem.cost(o) as f64 / f64::from(p.max(1)));
         }
         let mut item_start = Vec::with_capacity(n + 1);
         let mut list = Vec::with_capacity(problem.num_entries());
+        let mut by_share = Vec::new();
+        let mut share_start = Vec::with_capacity(n + 1);
         item_start.push(0);
+        share_start.push(0);
+        let by_share_cmp = |a: &u32, b: &u32| {
+            share[*a as usize]
+                .total_cmp(&share[*b as usize])
+                .then(a.cmp(b))
+        };
         for mut options in per_item {
             if by_cost {
                 options.sort_by_key(|&(o, _)| (problem.cost(OptionId(o)), o));
+                let ids: Vec<u32> = options.iter().map(|&(o, _)| o).collect();
+                if ids.windows(2).any(|w| by_share_cmp(&w[0], &w[1]).is_gt()) {
+                    let start = by_share.len();
+                    by_share.extend(ids);
+                    by_share[start..].sort_by(by_share_cmp);
+                }
             }
             list.extend(options);
             item_start.push(list.len());
+            share_start.push(by_share.len());
         }
+        let list_cost = list
+            .iter()
+            .map(|&(o, _)| problem.cost(OptionId(o)))
+            .collect();
+        let need = problem
+            .item_ids()
+            .map(|i| problem.item_bounds(i).0)
+            .collect();
         let available_count = (0..n)
             .map(|i| (item_start[i + 1] - item_start[i]) as u32)
             .collect();
@@ -159,7 +217,11 @@ impl<'p, L> Search<'p, L> {
             item_start,
             list,
             primary,
-            primary_len,
+            share,
+            list_cost,
+            by_share,
+            share_start,
+            need,
             available: vec![true; problem.num_options()],
             available_count,
             covered: vec![0; n],
@@ -275,39 +337,79 @@ impl<'p, L> Search<'p, L> {
         assert_eq!(covered, self.covered);
     }
 
-    /// The admissible lower bound on the cost still to pay (see the module docs).
-    fn lower_bound(&self) -> u128 {
-        let problem = self.problem;
+    /// [`choose_item`](Self::choose_item) for a search that cuts at cost
+    /// `t`, in the same one pass over the primary items: `Err(())` also
+    /// when the cost so far plus the lower bound reaches `t`, or an item
+    /// short of options has none that fits below `t`; an item with no
+    /// deficit whose options all reach `t` is left alone; ties go to the
+    /// item whose cheapest option costs most (see the module docs).
+    fn choose_item_below(&self, t: u128) -> Result<Option<(u32, u32, bool)>, ()> {
+        let Some(room) = t.checked_sub(self.cost).filter(|&r| r > 0) else {
+            return Err(());
+        };
+        let mut best: Option<(u32, u32, bool)> = None;
+        let mut best_theta = u32::MAX;
+        let mut best_cheapest = 0u64;
         let mut sum = 0.0f64;
         let mut terms = 0u32;
         for &i in &self.primary {
-            let (min, _) = problem.item_bounds(crate::ItemId(i));
-            let d = min.saturating_sub(self.covered[i as usize]);
-            if d == 0 {
+            let k = self.available_count[i as usize];
+            let d = self.need[i as usize].saturating_sub(self.covered[i as usize]);
+            if k < d {
+                return Err(());
+            }
+            if k == 0 {
                 continue;
             }
-            let mut best = f64::INFINITY;
-            for k in self.options_of(i) {
-                let o = self.list[k].0;
-                if self.available[o as usize] {
-                    let share = problem.cost(OptionId(o)) as f64
-                        / f64::from(self.primary_len[o as usize].max(1));
-                    best = best.min(share);
+            // The item's cheapest available option comes first in its list.
+            let range = self.options_of(i);
+            let Some((&(first, _), &cheapest)) = self.list[range.clone()]
+                .iter()
+                .zip(&self.list_cost[range])
+                .find(|(&(o, _), _)| self.available[o as usize])
+            else {
+                continue;
+            };
+            if u128::from(cheapest) >= room {
+                if d > 0 {
+                    return Err(());
                 }
+                // Nothing more can join the item below `t`: leave it be.
+                continue;
             }
-            if best.is_finite() {
-                sum += f64::from(d) * best;
+            if d > 0 && self.use_bound {
+                // The item's list is by share already when `shares` is empty.
+                let shares =
+                    &self.by_share[self.share_start[i as usize]..self.share_start[i as usize + 1]];
+                let o = shares
+                    .iter()
+                    .copied()
+                    .find(|&o| self.available[o as usize])
+                    .unwrap_or(first);
+                sum += f64::from(d) * self.share[o as usize];
                 terms += 1;
             }
+            let theta = k + 1 - d;
+            if theta < best_theta || (theta == best_theta && cheapest > best_cheapest) {
+                best_theta = theta;
+                best_cheapest = cheapest;
+                best = Some((i, if d > 0 { theta } else { k }, d == 0));
+            }
         }
-        // Round up, after a margin for rounding errors that keeps it a bound:
-        // each term carries at most four roundings (the cost's conversion,
-        // the division, the product, the addition), each a relative error
-        // of at most `EPSILON / 2` of the sum.
-        let margin = sum * f64::EPSILON * (2.0 * f64::from(terms) + 4.0) + 1e-9;
-        // A float past `u128::MAX` cannot arise from `u64` costs; `as`
-        // saturates anyway.
-        (sum - margin).max(0.0).ceil() as u128
+        if terms > 0 {
+            // Round up, after a margin for rounding errors that keeps it a
+            // bound: each term carries at most four roundings (the cost's
+            // conversion, the division, the product, the addition), each a
+            // relative error of at most `EPSILON / 2` of the sum.
+            let margin = sum * f64::EPSILON * (2.0 * f64::from(terms) + 4.0) + 1e-9;
+            // A float past `u128::MAX` cannot arise from `u64` costs; `as`
+            // saturates anyway.
+            let bound = (sum - margin).max(0.0).ceil() as u128;
+            if bound >= room {
+                return Err(());
+            }
+        }
+        Ok(best)
     }
 
     /// The item to branch on, `Ok(None)` at a solution, `Err(())` at a dead end.
@@ -382,56 +484,50 @@ impl<'p, L> Search<'p, L> {
                 }
                 self.stats.nodes += 1;
                 self.stats.max_depth = self.stats.max_depth.max(self.chosen.len() as u32);
-                let cut = self.threshold.is_some_and(|t| {
-                    let lb = if self.use_bound {
-                        self.lower_bound()
-                    } else {
-                        0
-                    };
-                    self.cost + lb >= t
-                });
-                if !cut {
-                    match self.choose_item() {
-                        Err(()) => {}
-                        Ok(None) => {
-                            self.stats.solutions += 1;
-                            match visit(&self.chosen, self.cost) {
-                                Visit::Stop => return Outcome::Stopped(StopReason::Caller),
-                                Visit::Continue(t) => {
-                                    if t.is_some() {
-                                        self.threshold = t;
-                                    }
+                let choice = match self.threshold {
+                    Some(t) => self.choose_item_below(t),
+                    None => self.choose_item(),
+                };
+                match choice {
+                    Err(()) => {}
+                    Ok(None) => {
+                        self.stats.solutions += 1;
+                        match visit(&self.chosen, self.cost) {
+                            Visit::Stop => return Outcome::Stopped(StopReason::Caller),
+                            Visit::Continue(t) => {
+                                if t.is_some() {
+                                    self.threshold = t;
                                 }
                             }
-                            if self
-                                .limits
-                                .solutions
-                                .is_some_and(|n| self.stats.solutions >= n)
-                            {
-                                return Outcome::Stopped(StopReason::SolutionLimit);
-                            }
                         }
-                        Ok(Some((item, tries, none_allowed))) => {
-                            // Below a level on the same item, every option
-                            // before that level's cursor is excluded: start
-                            // there (`k|a` with k copies of `a` is then
-                            // linear, not quadratic, in k).
-                            let pos = match stack.last() {
-                                Some(parent) if parent.item == item => parent.pos,
-                                _ => self.options_of(item).start,
-                            };
-                            stack.push(Frame {
-                                item,
-                                pos,
-                                len: tries as usize,
-                                next: 0,
-                                current: None,
-                                none_allowed,
-                                none_done: false,
-                                base: self.trail.len(),
-                                mark: self.trail.len(),
-                            });
+                        if self
+                            .limits
+                            .solutions
+                            .is_some_and(|n| self.stats.solutions >= n)
+                        {
+                            return Outcome::Stopped(StopReason::SolutionLimit);
                         }
+                    }
+                    Ok(Some((item, tries, none_allowed))) => {
+                        // Below a level on the same item, every option
+                        // before that level's cursor is excluded: start
+                        // there (`k|a` with k copies of `a` is then
+                        // linear, not quadratic, in k).
+                        let pos = match stack.last() {
+                            Some(parent) if parent.item == item => parent.pos,
+                            _ => self.options_of(item).start,
+                        };
+                        stack.push(Frame {
+                            item,
+                            pos,
+                            len: tries as usize,
+                            next: 0,
+                            current: None,
+                            none_allowed,
+                            none_done: false,
+                            base: self.trail.len(),
+                            mark: self.trail.len(),
+                        });
                     }
                 }
             }
@@ -449,14 +545,20 @@ impl<'p, L> Search<'p, L> {
             // Undoing to `mark` restored every option the level saw available
             // except the candidates tried, which are excluded and behind `pos`.
             let mut candidate = None;
+            let end = self.options_of(frame.item).end;
             if frame.next < frame.len {
-                let end = self.options_of(frame.item).end;
                 while frame.pos < end && !self.available[self.list[frame.pos].0 as usize] {
                     frame.pos += 1;
                 }
                 if frame.pos < end {
-                    candidate = Some(self.list[frame.pos].0);
-                    frame.pos += 1;
+                    let o = self.list[frame.pos].0;
+                    // Options come cheapest first in a cost search: once one
+                    // reaches the threshold, so do the rest.
+                    let cost = u128::from(self.problem.cost(OptionId(o)));
+                    if !self.threshold.is_some_and(|t| self.cost + cost >= t) {
+                        candidate = Some(o);
+                        frame.pos += 1;
+                    }
                 }
             }
             if let Some(o) = candidate {
@@ -465,7 +567,11 @@ impl<'p, L> Search<'p, L> {
                 self.choose(o);
                 enter = true;
             } else if frame.none_allowed && !frame.none_done {
-                // Every candidate is excluded by now: item `frame.item` is closed.
+                // Close item `frame.item`: the candidates tried are excluded
+                // by now, and the options a cut skipped are excluded here.
+                for pos in frame.pos..end {
+                    self.exclude(self.list[pos].0);
+                }
                 debug_assert_eq!(self.available_count[frame.item as usize], 0);
                 frame.none_done = true;
                 enter = true;
