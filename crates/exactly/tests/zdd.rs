@@ -333,3 +333,16 @@ fn knuth_text_and_json_forms() {
     assert_eq!(s.len(), 1);
     exactly::verify(&problem, &zdd.solutions().next().unwrap()).unwrap();
 }
+
+/// A secondary item purified to the second color or later must not share
+/// its memo signature with another state (the signature once gave such an
+/// item too few bits, merged two states, and counted a clash as a solution).
+#[test]
+fn second_color_keeps_states_apart() {
+    let text = "p0 p1 | s2 s3 s9\ns9:x\ns3 p1\np1\np1 s2:c\np0 s2:c\ns2 p0\n";
+    let problem = parse_dlx(text).expect("parses");
+    let expected = Solver::new(&problem).count().solutions;
+    assert_eq!(expected, 5);
+    let zdd = ZddBuilder::new(&problem).build().unwrap();
+    assert_eq!(zdd.count_u128(), Some(5));
+}

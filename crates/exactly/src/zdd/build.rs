@@ -101,7 +101,8 @@ impl Dance {
             .collect();
         link(&primaries, &mut prev, &mut next);
         link(&secondaries, &mut prev, &mut next);
-        // Codes 0 (absent), 1 (open), 2 + c (purified to c, c ≥ 1).
+        // Codes 0 (absent), 1 (open), 1 + c (purified to c, 1 ≤ c ≤
+        // max_color): max_color + 2 codes, the largest max_color + 1.
         let codes = u64::from(max_color) + 2;
         let sec_bits = 64 - (codes - 1).leading_zeros().min(63);
         let bits = u64::from(n1) + u64::from(n - n1) * u64::from(sec_bits);
@@ -328,7 +329,7 @@ impl Dance {
             if self.len[k as usize] > 0 {
                 let code = match self.purified[k as usize] {
                     0 => 1u64,
-                    c => 2 + c as u64,
+                    c => 1 + c as u64,
                 };
                 let at = u64::from(self.n1) + u64::from(k - self.n1 - 1) * u64::from(self.sec_bits);
                 let (w, s) = ((at / 64) as usize, at % 64);
