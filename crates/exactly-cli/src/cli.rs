@@ -377,9 +377,9 @@ pub struct SudokuArgs {
     #[arg(long, value_name = "FILE", requires = "target")]
     pub weights: Option<PathBuf>,
 
-    /// How --target searches: every solution (the default: on NOIP's first
-    /// sample cut to 20 givens, 0.44 s against 3.05 s for bound; to 17
-    /// givens, 89 s against over 120 s), or branch-and-bound on costs.
+    /// How --target searches: every solution (the default, the faster on
+    /// NOIP's samples: README.md, "Performance"), or branch-and-bound on
+    /// costs.
     #[arg(long, value_enum, default_value_t = TargetMethod::Enumerate, requires = "target")]
     pub method: TargetMethod,
 }

@@ -203,17 +203,12 @@ impl fmt::Display for Location {
     }
 }
 
-fn is_comment_or_blank(line: &str) -> bool {
-    let t = line.trim_start();
-    t.is_empty() || t.starts_with('|')
-}
-
 /// Where each option of a DLX text starts: the first non-blank character of
 /// every non-comment, non-blank line after the item line.
 fn dlx_records(text: &str) -> Vec<Location> {
     format::lines(text)
         .enumerate()
-        .filter(|(_, l)| !is_comment_or_blank(l))
+        .filter(|(_, l)| !format::is_comment_or_blank(l))
         .skip(1)
         .map(|(i, l)| Location {
             line: i + 1,
@@ -242,7 +237,7 @@ pub fn looks_like_matrix(text: &str) -> bool {
     let Some(first) = format::lines(text).find(|l| !l.trim().is_empty()) else {
         return false;
     };
-    let toks: Vec<&str> = first.split_whitespace().collect();
+    let toks: Vec<&str> = format::tokens(first).map(|(_, t)| t).collect();
     toks.len() == 2 && toks.iter().all(|t| t.parse::<u64>().is_ok())
 }
 

@@ -280,6 +280,26 @@ impl<'a> Tokens<'a> {
         self.tokens.len() - self.next
     }
 
+    /// Refuses a count announced at `at` that exceeds the numbers left,
+    /// each announced thing taking at least one number, so that nothing is
+    /// allocated for a count the input cannot back. `message` words the
+    /// error from the numbers left.
+    pub fn ensure_backed(
+        &self,
+        at: &Token<'_>,
+        announced: u64,
+        message: impl FnOnce(usize) -> String,
+    ) -> Result<(), ContestError> {
+        if announced > self.remaining() as u64 {
+            return Err(ContestError::bad(
+                at.line,
+                at.column,
+                message(self.remaining()),
+            ));
+        }
+        Ok(())
+    }
+
     /// Whether every token has been read.
     pub fn is_empty(&self) -> bool {
         self.remaining() == 0

@@ -233,7 +233,15 @@ impl fmt::Display for Escaped<'_> {
     }
 }
 
-fn is_comment_or_blank(line: &str) -> bool {
+/// True for a line the DLX reader skips: blank, or a comment (its first
+/// non-blank character is `|`).
+///
+/// ```
+/// use exactly::format::is_comment_or_blank;
+/// assert!(is_comment_or_blank("  | a comment") && is_comment_or_blank(" \t"));
+/// assert!(!is_comment_or_blank("a | b"));
+/// ```
+pub fn is_comment_or_blank(line: &str) -> bool {
     let t = line.trim_start();
     t.is_empty() || t.starts_with('|')
 }

@@ -2,9 +2,9 @@
 //! crate.
 //!
 //! PERF: `cargo run --release -p exactly --example count` on
-//! testdata/pentomino-6x10.dlx went from 6.6 s to 4.3 s (links) and from
-//! 5.4 s to 3.7 s (cells) when the hide loops stopped checking bounds; the
-//! benchmark in `bench/` shows the same on every instance.
+//! testdata/pentomino-6x10.dlx, and the benchmark in `bench/` on every
+//! instance, run faster since the hide loops stopped checking bounds (the
+//! figures: DESIGN.md, "Safety").
 //!
 //! The structures index their own arrays with values they stored
 //! themselves when they were built from a validated [`Problem`]: every link,
@@ -65,9 +65,9 @@ impl<T: Copy> At<T> for [T] {
 /// target lacks it): [`crate::Solver`] then runs that search compiled with
 /// it.
 ///
-/// PERF: `examples/count` with `bits` on testdata/langford-12.dlx: 0.23 s
-/// with the portable bit count, 0.12 s with `popcnt`; queens-13 0.065 s →
-/// 0.042 s; pentomino 6x10 1.14 s → 0.80 s.
+/// PERF: `examples/count` with `bits` on langford-12, queens-13 and
+/// pentomino 6x10 runs faster with `popcnt` than with the portable bit
+/// count (the figures: DESIGN.md, "Safety").
 #[cfg(target_arch = "x86_64")]
 pub(crate) fn has_popcnt() -> bool {
     std::arch::is_x86_feature_detected!("popcnt")

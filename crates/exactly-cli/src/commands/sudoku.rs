@@ -3,6 +3,7 @@
 
 use std::borrow::Cow;
 use std::io::{self, IsTerminal, Write};
+use std::path::Path;
 use std::time::Instant;
 
 use anyhow::Context;
@@ -37,6 +38,39 @@ pub(crate) fn parse_box(text: &str) -> anyhow::Result<Shape> {
     Shape::new(r, c).context("--box")
 }
 
+/// The box shape and the regions that `--box` and `--regions` name. The
+/// regions replace the boxes: without `--box`, any shape of their side will
+/// do.
+pub(crate) fn shape_and_regions(
+    box_shape: Option<&str>,
+    regions: Option<&Path>,
+) -> anyhow::Result<(Option<Shape>, Option<Regions>)> {
+    let mut shape = box_shape.map(parse_box).transpose()?;
+    let regions = match regions {
+        Some(path) => {
+            let (name, bytes) = input::read_source(path)?;
+            let text = input::decode(&name, bytes)?;
+            let regions = Regions::parse(&text).map_err(|e| located(&name, e))?;
+            let n = regions.size();
+            shape = shape.or_else(|| Shape::infer(n)).or(Shape::new(1, n).ok());
+            Some(regions)
+        }
+        None => None,
+    };
+    Ok((shape, regions))
+}
+
+/// Reads a file of puzzles (`-` for standard input) and returns its name
+/// for messages and its text. Bytes that are not UTF-8 become U+FFFD, which
+/// the reader names in the record that holds them: the rest of the batch
+/// goes on.
+pub(crate) fn read_batch(path: &Path) -> anyhow::Result<(String, String)> {
+    let (name, bytes) = input::read_source(path)?;
+    let text = String::from_utf8(bytes)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+    Ok((name, text))
+}
+
 /// The most threads `exactly sudoku` runs: more are clamped to it (and a
 /// batch runs no more threads than it has puzzles).
 pub const MAX_THREADS: usize = 256;
@@ -47,7 +81,7 @@ pub const MEMORY_BUDGET: usize = 1 << 30;
 
 /// The rules for a puzzle: `rules`, with the puzzle's own regions when it
 /// has them (`--jigsaw`).
-fn rules_of<'r>(puzzle: &Puzzle, rules: &'r Rules) -> Cow<'r, Rules> {
+pub(crate) fn rules_of<'r>(puzzle: &Puzzle, rules: &'r Rules) -> Cow<'r, Rules> {
     match &puzzle.regions {
         Some(regions) => Cow::Owned(rules.clone().regions(Some(regions.clone()))),
         None => Cow::Borrowed(rules),
@@ -419,24 +453,8 @@ fn write_csv(
 
 /// Runs `exactly sudoku`.
 pub fn run(args: &SudokuArgs) -> anyhow::Result<Status> {
-    let mut shape = args.box_shape.as_deref().map(parse_box).transpose()?;
-    let regions = match &args.regions {
-        Some(path) => {
-            let (name, bytes) = input::read_source(path)?;
-            let text = input::decode(&name, bytes)?;
-            let regions = Regions::parse(&text).map_err(|e| located(&name, e))?;
-            // The regions replace the boxes: any shape of the right side will do.
-            let n = regions.size();
-            shape = shape.or_else(|| Shape::infer(n)).or(Shape::new(1, n).ok());
-            Some(regions)
-        }
-        None => None,
-    };
-    let (name, bytes) = input::read_source(&args.file)?;
-    // Bytes that are not UTF-8 become U+FFFD, which the reader names in
-    // the record that holds them: the rest of the batch goes on.
-    let text = String::from_utf8(bytes)
-        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+    let (shape, regions) = shape_and_regions(args.box_shape.as_deref(), args.regions.as_deref())?;
+    let (name, text) = read_batch(&args.file)?;
     let start = Instant::now();
     let rules = Rules::default().diagonals(args.diagonals).regions(regions);
     if args.jigsaw

@@ -10,15 +10,14 @@ use anyhow::Context;
 use exactly_puzzles::sudoku::generate::{Generated, Generator, Symmetry};
 use exactly_puzzles::sudoku::logic::{self, Board, Level, Rating, State, Technique};
 use exactly_puzzles::sudoku::{
-    self, knuth, Grid, Layout, Puzzle, Regions, Rules, Shape, Style, SudokuError, Symbols, Verdict,
+    self, knuth, Grid, Layout, Regions, Rules, Shape, Style, SudokuError, Symbols, Verdict,
 };
 
 use crate::cli::{
     SudokuEncodeArgs, SudokuGenArgs, SudokuGenFormat, SudokuInputArgs, SudokuRateArgs, SudokuTool,
     SudokuToolFormat, SymmetryArg,
 };
-use crate::commands::sudoku::{error_text, located, parse_box};
-use crate::input;
+use crate::commands::sudoku::{error_text, parse_box, read_batch, rules_of, shape_and_regions};
 use crate::report::{self, Status};
 
 /// Runs a subcommand of `exactly sudoku`.
@@ -346,21 +345,8 @@ fn write_made(
 /// Reads the records of `sudoku rate|hint|encode`, with the rules they
 /// share.
 fn read(args: &SudokuInputArgs) -> anyhow::Result<(String, Vec<sudoku::Record>, Rules)> {
-    let mut shape = args.box_shape.as_deref().map(parse_box).transpose()?;
-    let regions = match &args.regions {
-        Some(path) => {
-            let (name, bytes) = input::read_source(path)?;
-            let text = input::decode(&name, bytes)?;
-            let regions = Regions::parse(&text).map_err(|e| located(&name, e))?;
-            let n = regions.size();
-            shape = shape.or_else(|| Shape::infer(n)).or(Shape::new(1, n).ok());
-            Some(regions)
-        }
-        None => None,
-    };
-    let (name, bytes) = input::read_source(&args.file)?;
-    let text = String::from_utf8(bytes)
-        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+    let (shape, regions) = shape_and_regions(args.box_shape.as_deref(), args.regions.as_deref())?;
+    let (name, text) = read_batch(&args.file)?;
     let rules = Rules::default().diagonals(args.diagonals).regions(regions);
     let records = sudoku::Reader::new()
         .shape(shape)
@@ -372,14 +358,6 @@ fn read(args: &SudokuInputArgs) -> anyhow::Result<(String, Vec<sudoku::Record>, 
         "{name}: no puzzles: the input is empty or holds only comments and blank lines"
     );
     Ok((name, records, rules))
-}
-
-/// The rules of one puzzle: its own regions, when it has them.
-fn rules_of(puzzle: &Puzzle, rules: &Rules) -> Rules {
-    match &puzzle.regions {
-        Some(r) => rules.clone().regions(Some(r.clone())),
-        None => rules.clone(),
-    }
 }
 
 /// `exactly sudoku rate`.

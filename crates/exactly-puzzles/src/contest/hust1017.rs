@@ -40,16 +40,9 @@ fn read<'a>(tokens: &mut Tokens<'a>) -> Result<(Case<'a>, Option<ContestError>),
     let (_, columns) = tokens.number("the number of columns M", 0, MAX_SIZE)?;
     // Each row takes at least one number: a header claiming more rows than
     // numbers follow is refused before anything is allocated.
-    if rows > tokens.remaining() as u64 {
-        return Err(ContestError::bad(
-            header.line,
-            header.column,
-            format!(
-                "the case announces {rows} rows, but only {} numbers follow",
-                tokens.remaining()
-            ),
-        ));
-    }
+    tokens.ensure_backed(&header, rows, |left| {
+        format!("the case announces {rows} rows, but only {left} numbers follow")
+    })?;
     let mut case = Case {
         header,
         columns,
@@ -59,16 +52,9 @@ fn read<'a>(tokens: &mut Tokens<'a>) -> Result<(Case<'a>, Option<ContestError>),
     for r in 1..=rows {
         let what = format!("the number of ones of row {r}");
         let (count_token, count) = tokens.number(&what, 0, columns)?;
-        if count > tokens.remaining() as u64 {
-            return Err(ContestError::bad(
-                count_token.line,
-                count_token.column,
-                format!(
-                    "row {r} announces {count} ones, but only {} numbers follow",
-                    tokens.remaining()
-                ),
-            ));
-        }
+        tokens.ensure_backed(&count_token, count, |left| {
+            format!("row {r} announces {count} ones, but only {left} numbers follow")
+        })?;
         let mut row: Vec<u32> = Vec::with_capacity(count as usize);
         for _ in 0..count {
             let token = tokens.peek();

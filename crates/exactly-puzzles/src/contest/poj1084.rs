@@ -65,16 +65,9 @@ fn read(tokens: &mut Tokens<'_>) -> Result<Squares, ContestError> {
     let n = n as usize;
     let sticks = 2 * n * (n + 1);
     let (k_token, k) = tokens.number("the number of missing sticks k", 0, u64::MAX)?;
-    if k > tokens.remaining() as u64 {
-        return Err(ContestError::bad(
-            k_token.line,
-            k_token.column,
-            format!(
-                "{k} missing sticks announced, but only {} numbers follow",
-                tokens.remaining()
-            ),
-        ));
-    }
+    tokens.ensure_backed(&k_token, k, |left| {
+        format!("{k} missing sticks announced, but only {left} numbers follow")
+    })?;
     let mut removed = Vec::with_capacity(k as usize);
     for _ in 0..k {
         let (_, s) = tokens.number("a stick number", 1, sticks as u64)?;

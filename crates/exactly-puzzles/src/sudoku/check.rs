@@ -28,19 +28,9 @@ pub fn reader(data: &[u8]) {
     } else {
         None
     };
-    const FORMATS: [InputFormat; 8] = [
-        InputFormat::Auto,
-        InputFormat::Line,
-        InputFormat::Grid,
-        InputFormat::Ss,
-        InputFormat::Sdk,
-        InputFormat::Bordered,
-        InputFormat::Csv,
-        InputFormat::Sdm,
-    ];
     let format = match options & 0x80 {
         0 => InputFormat::Auto,
-        _ => FORMATS[usize::from(options >> 2 & 7)],
+        _ => InputFormat::ALL[usize::from(options >> 2 & 7)],
     };
     let reader = Reader::new()
         .small(options & 1 != 0)

@@ -151,15 +151,13 @@ pub(super) fn solve_within(
     answer
 }
 
-/// The engine for sudoku: item masks, taking forced moves first. On the 95
-/// hard 9x9 puzzles of `top95` (bench/sudoku, first solution, one thread)
-/// 5.5 times as many puzzles a second as the `dlx` crate on each puzzle's
-/// own encoding (41,400/s against 7,460/s).
+/// The engine for sudoku: item masks, taking forced moves first (against
+/// other solvers: README.md, "Performance").
 ///
 /// Item masks copy every item's state at each branch, so their memory is
-/// the depth times the items: about 1 GB for the empty 64x64 grid. Past
-/// [`MASKS_STATE_BYTES`] a solver uses dancing links instead, whose memory
-/// is linear in the problem (under 100 MB for the empty 64x64 grid).
+/// the depth times the items. Past [`MASKS_STATE_BYTES`] a solver uses
+/// dancing links instead, whose memory is linear in the problem (the
+/// figures for the empty 64x64 grid: DESIGN.md, "Four representations").
 pub(super) fn sudoku_solver<'p, L>(problem: &'p Problem<L>, limits: &Limits) -> Solver<'p, L> {
     Solver::new(problem)
         .engine(sudoku_engine(problem))

@@ -43,9 +43,9 @@ pub(crate) const MAX_ITEM_OPTIONS: usize = 64;
 /// the bit, subtract one from the key), the smallest cell holds the
 /// smallest key, and the state copied at a branch is one array. The
 /// narrowest cell that fits makes those copies smaller.
-/// PERF: against separate arrays of words and keys, top95 (bench/sudoku,
-/// one thread) went from 35.7 to 30.5 µs a puzzle (first solution) and
-/// from 63 to 53 µs (uniqueness), with 5% fewer instructions.
+/// PERF: faster than separate arrays of words and keys on top95
+/// (bench/sudoku, one thread; the figures: DESIGN.md, "Four
+/// representations").
 pub(crate) trait Cell: Copy + Ord + Default + std::fmt::Debug {
     /// The most options an item may have.
     const BITS: u32;
@@ -177,10 +177,8 @@ pub(crate) fn cell_bits<L>(problem: &Problem<L>) -> usize {
 
 /// Whether item masks are the engine of choice for `problem`: it fits, and
 /// the cells a branch copies (and the branching rule scans) take at most
-/// [`SUITED_BYTES`]. Past that, links win: counting on the empty 25x25
-/// sudoku (20 KB of cells) took 876 ns a node against links' 465
-/// (`examples/count FILE ENGINE 300000`), while a hard 25x25 puzzle
-/// (11 KB) took 675 against 1,304.
+/// [`SUITED_BYTES`]. Past that, links win (the times a node on 25x25 and
+/// 36x36 sudokus: DESIGN.md, "Four representations").
 pub(crate) fn suits<L>(problem: &Problem<L>) -> bool {
     fits(problem) && problem.num_items() * cell_bits(problem) / 8 <= SUITED_BYTES
 }

@@ -53,13 +53,9 @@ pub enum Engine {
     /// fits item masks and one cell per item takes at most 16 KiB; else
     /// [`Engine::Bits`] for up to 4096 options (and at most 8 MiB of bitset
     /// rows); else [`Engine::Cells`] when options have 5 or more items on
-    /// average; else [`Engine::Links`]. Counting with `examples/count` (one
-    /// thread, 2-core machine), masks, bits and links took 0.107 s, 0.187 s
-    /// and 0.160 s on queens-13, 0.354 s, 0.662 s and 0.602 s on
-    /// langford-12, and 0.008 s, 0.227 s and 0.017 s on a hard 16x16
-    /// sudoku; on pentomino 6x10 (no masks: an item has 304 options) bits
-    /// took 0.78 s, links 4.05 s and cells 3.51 s. Cells beat links on long
-    /// options (undoing costs them almost nothing) and lose on short ones.
+    /// average; else [`Engine::Links`]. Cells beat links on long options
+    /// (undoing costs them almost nothing) and lose on short ones; the
+    /// engines' times are in DESIGN.md, "Four representations".
     #[default]
     Auto,
     /// Dancing cells: sparse sets with a trail (Knuth's SSXC programs).

@@ -276,9 +276,8 @@ impl<'p, L> Solver<'p, L> {
     /// ([`crate::unchecked::has_avx2`]).
     /// PERF: `search` is inlined into a function with the features rather
     /// than called from a closure there: once the closure was left out of
-    /// line (one codegen unit), the search ran without the features, and
-    /// item masks took 1,100 ns a node instead of 600 (`examples/count` on
-    /// a hard 25x25 sudoku).
+    /// line (one codegen unit), the search ran without the features and
+    /// item masks were nearly half as fast (DESIGN.md, "Safety").
     #[inline(always)]
     fn search_avx2<S: Structure>(
         &mut self,

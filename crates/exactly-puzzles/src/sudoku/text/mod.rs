@@ -141,6 +141,23 @@ pub enum InputFormat {
 }
 
 impl InputFormat {
+    /// Every input format, `Auto` first.
+    ///
+    /// ```
+    /// use exactly_puzzles::sudoku::InputFormat;
+    /// assert!(InputFormat::ALL.iter().all(|f| InputFormat::from_name(f.name()) == Some(*f)));
+    /// ```
+    pub const ALL: [InputFormat; 8] = [
+        InputFormat::Auto,
+        InputFormat::Line,
+        InputFormat::Grid,
+        InputFormat::Ss,
+        InputFormat::Sdk,
+        InputFormat::Bordered,
+        InputFormat::Csv,
+        InputFormat::Sdm,
+    ];
+
     /// The format's name: `auto`, `line`, `grid`, `ss`, `sdk`, `bordered`,
     /// `csv` or `sdm`.
     ///
@@ -168,17 +185,7 @@ impl InputFormat {
     /// assert_eq!(InputFormat::from_name("xml"), None);
     /// ```
     pub fn from_name(name: &str) -> Option<InputFormat> {
-        const ALL: [InputFormat; 8] = [
-            InputFormat::Auto,
-            InputFormat::Line,
-            InputFormat::Grid,
-            InputFormat::Ss,
-            InputFormat::Sdk,
-            InputFormat::Bordered,
-            InputFormat::Csv,
-            InputFormat::Sdm,
-        ];
-        ALL.into_iter().find(|f| f.name() == name)
+        InputFormat::ALL.into_iter().find(|f| f.name() == name)
     }
 }
 
