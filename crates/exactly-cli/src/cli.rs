@@ -330,14 +330,15 @@ pub struct SudokuArgs {
     pub threads: Option<usize>,
 
     /// A node budget for each puzzle: a puzzle whose search runs out of it
-    /// gets the verdict `unknown` (with the solutions found by then), the
-    /// batch goes on, and the exit status is 3.
-    #[arg(long, value_name = "N", value_parser = parse_limit, conflicts_with = "target", allow_negative_numbers = true)]
+    /// gets the verdict `unknown` (with the solutions found by then; with
+    /// --target the score `unknown`), the batch goes on, and the exit
+    /// status is 3.
+    #[arg(long, value_name = "N", value_parser = parse_limit, allow_negative_numbers = true)]
     pub max_nodes: Option<u64>,
 
     /// A time budget for each puzzle, in seconds (fractions allowed), as
     /// --max-nodes.
-    #[arg(long, value_name = "SECS", value_parser = parse_seconds, conflicts_with = "target", allow_negative_numbers = true)]
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds, allow_negative_numbers = true)]
     pub timeout: Option<Duration>,
 
     /// Box shape RxC (R rows by C columns), for sides whose shape cannot be
