@@ -1061,6 +1061,16 @@ pub struct PlanArgs {
     /// 256 and 1024 probes; contiguous blocks gave 1.81). At least 1.
     #[arg(long, value_name = "N", default_value_t = 1024, value_parser = clap::value_parser!(u64).range(1..))]
     pub probes: u64,
+
+    /// Give up after SECS seconds (the split and the probes together): no
+    /// plan is written, and the exit status is 3.
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds, allow_negative_numbers = true)]
+    pub timeout: Option<Duration>,
+
+    /// Give up once the split and the probes have visited N nodes in all:
+    /// no plan is written, and the exit status is 3.
+    #[arg(long, value_name = "N", value_parser = parse_limit, allow_negative_numbers = true)]
+    pub max_nodes: Option<u64>,
 }
 
 /// Arguments of `exactly merge`.
