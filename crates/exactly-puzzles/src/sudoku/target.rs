@@ -54,7 +54,7 @@ impl Weights {
         };
         // Each row: its line, the column after its last number, its numbers.
         let mut rows: Vec<(usize, usize, Vec<u64>)> = Vec::new();
-        for (i, line) in text.lines().enumerate() {
+        for (i, line) in exactly::format::lines(text).enumerate() {
             let t = line.trim();
             if t.is_empty() || t.starts_with('#') {
                 continue;
@@ -107,7 +107,7 @@ impl Weights {
         let size = rows.len();
         if size == 0 {
             return Err(bad(
-                text.lines().count().max(1),
+                exactly::format::lines(text).count().max(1),
                 1,
                 "weights: no rows; expected n lines of n numbers".to_string(),
             ));
