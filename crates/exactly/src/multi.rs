@@ -555,7 +555,7 @@ impl<'p, L> Search<'p, L> {
                     // Options come cheapest first in a cost search: once one
                     // reaches the threshold, so do the rest.
                     let cost = u128::from(self.problem.cost(OptionId(o)));
-                    if !self.threshold.is_some_and(|t| self.cost + cost >= t) {
+                    if self.threshold.is_none_or(|t| self.cost + cost < t) {
                         candidate = Some(o);
                         frame.pos += 1;
                     }
