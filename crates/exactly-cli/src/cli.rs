@@ -330,14 +330,15 @@ pub struct SudokuArgs {
     pub threads: Option<usize>,
 
     /// A node budget for each puzzle: a puzzle whose search runs out of it
-    /// gets the verdict `unknown` (with the solutions found by then), the
-    /// batch goes on, and the exit status is 3.
-    #[arg(long, value_name = "N", value_parser = parse_limit, conflicts_with = "target", allow_negative_numbers = true)]
+    /// gets the verdict `unknown` (with the solutions found by then; with
+    /// --target the score `unknown`), the batch goes on, and the exit
+    /// status is 3.
+    #[arg(long, value_name = "N", value_parser = parse_limit, allow_negative_numbers = true)]
     pub max_nodes: Option<u64>,
 
     /// A time budget for each puzzle, in seconds (fractions allowed), as
     /// --max-nodes.
-    #[arg(long, value_name = "SECS", value_parser = parse_seconds, conflicts_with = "target", allow_negative_numbers = true)]
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds, allow_negative_numbers = true)]
     pub timeout: Option<Duration>,
 
     /// Box shape RxC (R rows by C columns), for sides whose shape cannot be
@@ -1060,6 +1061,16 @@ pub struct PlanArgs {
     /// 256 and 1024 probes; contiguous blocks gave 1.81). At least 1.
     #[arg(long, value_name = "N", default_value_t = 1024, value_parser = clap::value_parser!(u64).range(1..))]
     pub probes: u64,
+
+    /// Give up after SECS seconds (the split and the probes together): no
+    /// plan is written, and the exit status is 3.
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds, allow_negative_numbers = true)]
+    pub timeout: Option<Duration>,
+
+    /// Give up once the split and the probes have visited N nodes in all:
+    /// no plan is written, and the exit status is 3.
+    #[arg(long, value_name = "N", value_parser = parse_limit, allow_negative_numbers = true)]
+    pub max_nodes: Option<u64>,
 }
 
 /// Arguments of `exactly merge`.

@@ -75,3 +75,67 @@ fn no_solution_scores_minus_one_and_bad_weights_are_named() {
     );
     assert_eq!((status, out.as_str()), (Some(0), "40\n"));
 }
+
+#[test]
+fn a_budget_stopped_record_scores_unknown_and_exits_3() {
+    let sample = "testdata/sudoku/target-noip-sample.txt";
+    for method in ["enumerate", "bound"] {
+        let (status, out, err) = run(
+            &[
+                "sudoku",
+                "--target",
+                "--method",
+                method,
+                "--max-nodes",
+                "5",
+                sample,
+            ],
+            b"",
+        );
+        assert_eq!(
+            (status, out.as_str()),
+            (Some(3), "unknown\n"),
+            "{method}: {err}"
+        );
+        // A budget the search fits in changes nothing.
+        let (status, out, err) = run(
+            &[
+                "sudoku",
+                "--target",
+                "--method",
+                method,
+                "--max-nodes",
+                "100000000",
+                "--timeout",
+                "1000",
+                sample,
+            ],
+            b"",
+        );
+        assert_eq!(
+            (status, out.as_str()),
+            (Some(0), "2829\n"),
+            "{method}: {err}"
+        );
+    }
+    // The batch goes on past a stopped record: the solved grid still scores
+    // 6 × 30 on its outer ring + 7 × 10 inside = 250.
+    let (status, out, err) = run(
+        &["sudoku", "--target", "--max-nodes", "1", "-"],
+        b"................\n1234341221434321\n",
+    );
+    assert_eq!((status, out.as_str()), (Some(3), "unknown\n250\n"), "{err}");
+    let (_, out, _) = run(
+        &[
+            "sudoku",
+            "--target",
+            "--max-nodes",
+            "1",
+            "--format",
+            "json",
+            sample,
+        ],
+        b"",
+    );
+    assert!(out.contains("\"score\":\"unknown\""), "{out}");
+}

@@ -94,7 +94,7 @@ pub use parallel::{solve_batch, solve_parallel, Batch, Solved};
 pub use solve::{
     memory_per_solver, solutions, solve, solve_with, Answer, Solutions, Verdict, MASKS_STATE_BYTES,
 };
-pub use target::{best_score, Method, Weights};
+pub use target::{best_score, best_score_within, Method, Target, Weights};
 pub use template::{Template, TemplateSolver};
 pub use text::{
     parse, parse_jigsaw, parse_with, InputFormat, Layout, Puzzle, Reader, Record, Style, Symbols,

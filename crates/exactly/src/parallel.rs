@@ -49,7 +49,41 @@ pub struct Split {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn split<L>(problem: &Problem<L>, engine: Engine, min: usize, max_depth: usize) -> Split {
-    cut(problem, engine, min, max_depth, false).0
+    cut(problem, engine, min, max_depth, false, &Limits::default()).0
+}
+
+/// [`split`] under a budget: `limits.nodes` bounds the nodes of all the
+/// cuts tried together (each deeper cut walks the tree above it again),
+/// `limits.time` the time of all of them, and the cancel flag stops them;
+/// a solution budget is ignored. Returns the split, how it ended, and the
+/// nodes all the cuts visited. A stopped split is incomplete: its
+/// subproblems do not cover the tree, so it must not be used.
+///
+/// ```
+/// use exactly::{Limits, Outcome, StopReason};
+/// # let n = 11; // Langford pairs 1..11 (35,584 solutions), built as `exactly gen langford 11`
+/// # let mut text: String = (1..=n).map(|k| format!("d{k} ")).chain((1..=2 * n).map(|i| format!("p{i} "))).collect();
+/// # text.push('\n');
+/// # for k in 1..=n { for i in 1..2 * n - k { text += &format!("d{k} p{i} p{}\n", i + k + 1); } }
+/// let p = exactly::format::parse_dlx(&text)?; // Langford pairs 1..11
+/// let whole = exactly::parallel::split(&p, exactly::Engine::Auto, 100, 8);
+/// let (split, outcome, _) = exactly::parallel::split_within(&p, exactly::Engine::Auto, 100, 8, &Limits::default());
+/// assert_eq!((split, outcome), (whole, Outcome::Complete));
+/// let tiny = Limits::default().max_nodes(10);
+/// let (_, outcome, visited) = exactly::parallel::split_within(&p, exactly::Engine::Auto, 100, 8, &tiny);
+/// assert_eq!(outcome, Outcome::Stopped(StopReason::NodeLimit));
+/// assert!(visited <= 10);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn split_within<L>(
+    problem: &Problem<L>,
+    engine: Engine,
+    min: usize,
+    max_depth: usize,
+    limits: &Limits,
+) -> (Split, Outcome, u64) {
+    let (split, _, outcome, visited) = cut(problem, engine, min, max_depth, false, limits);
+    (split, outcome, visited)
 }
 
 /// [`split`], also returning the solutions above the cut (each as the
@@ -67,26 +101,38 @@ pub fn split_with_solutions<L>(
     min: usize,
     max_depth: usize,
 ) -> (Split, Vec<Vec<OptionId>>) {
-    cut(problem, engine, min, max_depth, true)
+    let (split, above, _, _) = cut(problem, engine, min, max_depth, true, &Limits::default());
+    (split, above)
 }
 
+/// Cuts at depths 0, 1, … until a cut is deep enough, all the cuts within
+/// `limits` together. Returns the last cut, the solutions above it (when
+/// `keep`), how it ended and the nodes of all the cuts.
 fn cut<L>(
     problem: &Problem<L>,
     engine: Engine,
     min: usize,
     max_depth: usize,
     keep: bool,
-) -> (Split, Vec<Vec<OptionId>>) {
+    limits: &Limits,
+) -> (Split, Vec<Vec<OptionId>>, Outcome, u64) {
+    let start = crate::time::Instant::now();
     let mut solver = Solver::new(problem).engine(engine);
     let mut depth = 0;
+    let mut visited = 0u64;
     loop {
         solver.reset();
+        let mut pass = limits.clone();
+        pass.solutions = None;
+        pass.nodes = limits.nodes.map(|n| n.saturating_sub(visited));
+        pass.time = limits.time.map(|t| t.saturating_sub(start.elapsed()));
+        solver.set_limits(pass);
         let mut cut = Split {
             depth,
             ..Split::default()
         };
         let mut above = Vec::new();
-        solver.split(
+        let outcome = solver.split(
             depth,
             |prefix| cut.subproblems.push(prefix.to_vec()),
             |solution| {
@@ -97,8 +143,13 @@ fn cut<L>(
             },
         );
         cut.nodes = solver.stats().nodes;
-        if cut.subproblems.len() >= min || cut.subproblems.is_empty() || depth >= max_depth {
-            return (cut, above);
+        visited = visited.saturating_add(cut.nodes);
+        if !outcome.is_complete()
+            || cut.subproblems.len() >= min
+            || cut.subproblems.is_empty()
+            || depth >= max_depth
+        {
+            return (cut, above, outcome, visited);
         }
         depth += 1;
     }
@@ -306,6 +357,70 @@ pub fn estimate_within<L>(
     seed: u64,
     limits: &Limits,
 ) -> Result<(Estimate, Outcome), crate::PrefixError> {
+    probe_within(solver, prefix, probes, seed, limits).map(|(e, outcome, _)| (e, outcome))
+}
+
+/// The node estimates of every subproblem of `split`, `probes` probes each
+/// (seeded with [`subproblem_seed`] of its index, as a plan makes them),
+/// all within one budget: `limits.nodes` bounds the nodes of all the
+/// probes together and `limits.time` their time. Stopped by a budget, it
+/// returns the estimates made so far (fewer than the subproblems, the last
+/// perhaps from fewer probes) and the reason.
+///
+/// ```
+/// use exactly::{Limits, Outcome, Solver};
+/// use exactly::parallel::{self, Split};
+/// let p = exactly::format::parse_dlx("a b\na\nb\na b\n")?;
+/// let split = parallel::split(&p, exactly::Engine::Auto, 2, 8);
+/// let (nodes, outcome) = parallel::estimate_split_within(&mut Solver::new(&p), &split, 16, &Limits::default())?;
+/// assert_eq!((nodes.len(), outcome), (split.subproblems.len(), Outcome::Complete));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn estimate_split_within<L>(
+    solver: &mut Solver<'_, L>,
+    split: &Split,
+    probes: u64,
+    limits: &Limits,
+) -> Result<(Vec<f64>, Outcome), crate::PrefixError> {
+    let start = std::time::Instant::now();
+    let mut visited = 0u64;
+    let mut estimates = Vec::with_capacity(split.subproblems.len());
+    for (i, prefix) in split.subproblems.iter().enumerate() {
+        // Each subproblem gets at least one probe: check the budget first.
+        if limits.nodes.is_some_and(|n| visited >= n) {
+            return Ok((estimates, Outcome::Stopped(StopReason::NodeLimit)));
+        }
+        if limits.time.is_some_and(|t| start.elapsed() >= t) {
+            return Ok((estimates, Outcome::Stopped(StopReason::TimeLimit)));
+        }
+        let mut left = limits.clone();
+        left.nodes = limits.nodes.map(|n| n.saturating_sub(visited));
+        left.time = limits.time.map(|t| t.saturating_sub(start.elapsed()));
+        let (e, outcome, steps) = probe_within(solver, prefix, probes, subproblem_seed(i), &left)?;
+        visited = visited.saturating_add(steps);
+        if !outcome.is_complete() {
+            return Ok((estimates, outcome));
+        }
+        estimates.push(e.nodes);
+        if limits
+            .cancel
+            .as_ref()
+            .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
+        {
+            return Ok((estimates, Outcome::Stopped(StopReason::Cancelled)));
+        }
+    }
+    Ok((estimates, Outcome::Complete))
+}
+
+/// [`estimate_within`], also returning the nodes the probes visited.
+fn probe_within<L>(
+    solver: &mut Solver<'_, L>,
+    prefix: &[OptionId],
+    probes: u64,
+    seed: u64,
+    limits: &Limits,
+) -> Result<(Estimate, Outcome, u64), crate::PrefixError> {
     solver.reset();
     solver.restrict(prefix)?;
     let start = std::time::Instant::now();
@@ -353,7 +468,7 @@ pub fn estimate_within<L>(
         solutions: s1 / k,
         solutions_error: error(s1, s2),
     };
-    Ok((estimate, outcome))
+    Ok((estimate, outcome, visited))
 }
 
 /// The result of counting subproblems.

@@ -61,9 +61,26 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
     })
 }
 
-/// The id of a plan: the hash of its file's text, as 16 hex digits.
+/// The id of a plan: the hash of its file's text, as 16 hex digits. The
+/// text is taken as its lines ([`crate::format::lines`]) each ended by
+/// `\n`, so a byte-order mark and `\r\n` or `\r` line ends do not change
+/// the id.
+///
+/// ```
+/// use exactly::records::plan_id;
+/// assert_eq!(plan_id("\u{feff}a\r\nb\r"), plan_id("a\nb\n"));
+/// assert_ne!(plan_id("a\nb\n"), plan_id("a\nc\n"));
+/// ```
 pub fn plan_id(text: &str) -> String {
-    format!("{:016x}", fnv1a(text.as_bytes()))
+    let mut canonical = String::with_capacity(text.len());
+    for line in crate::format::lines(text) {
+        canonical.push_str(line);
+        canonical.push('\n');
+    }
+    if !text.ends_with(['\n', '\r']) && !canonical.is_empty() {
+        canonical.pop();
+    }
+    format!("{:016x}", fnv1a(canonical.as_bytes()))
 }
 
 /// A line's checksum under `key` (the header it belongs to).
@@ -270,14 +287,14 @@ fn first_line(text: Option<&str>, kind: &str) -> Result<(), RecordError> {
     Err(syntax(1, 1, &format!("'{expected}'"), line))
 }
 
-/// The lines of `text` with their 1-based numbers, and whether the last
-/// one ends with a newline.
+/// The lines of `text` ([`crate::format::lines`]: a byte-order mark is
+/// skipped, lines end at `\n`, `\r\n` or `\r`) with their 1-based numbers,
+/// and whether the last one ends with a line end.
 fn numbered(text: &str) -> (Vec<(usize, &str)>, bool) {
-    let complete = text.is_empty() || text.ends_with('\n');
-    let lines = text
-        .lines()
+    let complete = text.is_empty() || text.ends_with(['\n', '\r']);
+    let lines = crate::format::lines(text)
         .enumerate()
-        .map(|(k, l)| (k + 1, l.strip_suffix('\r').unwrap_or(l)))
+        .map(|(k, l)| (k + 1, l))
         .collect();
     (lines, complete)
 }
@@ -902,7 +919,7 @@ pub struct Checkpoint {
 
 /// Reads the header of a checkpoint only (its first two lines).
 pub fn parse_checkpoint_header(text: &str) -> Result<CheckpointHeader, RecordError> {
-    let mut lines = text.lines();
+    let mut lines = crate::format::lines(text);
     first_line(lines.next(), "checkpoint")?;
     let line = lines.next().unwrap_or("");
     let shape = "'# input <hash> depth <d> subproblems <K> <checksum>'";

@@ -371,17 +371,32 @@ pub fn plan(args: &PlanArgs) -> anyhow::Result<Status> {
     let input = input::load(&args.problem.file, args.problem.input)?;
     exact_cover_only(&input, "plan")?;
     let problem = &input.problem;
-    let split = parallel::split(problem, Engine::Auto, args.cubes, MAX_DEPTH);
+    let start = Instant::now();
+    let mut limits = Limits::default();
+    if let Some(t) = args.timeout {
+        limits = limits.max_time(t);
+    }
+    if let Some(n) = args.max_nodes {
+        limits = limits.max_nodes(n);
+    }
+    let (split, outcome, visited) =
+        parallel::split_within(problem, Engine::Auto, args.cubes, MAX_DEPTH, &limits);
+    if let Outcome::Stopped(reason) = outcome {
+        report::message(&format!("plan: {reason} while splitting; no plan written"));
+        return Ok(Status::Stopped);
+    }
+    limits.nodes = limits.nodes.map(|n| n.saturating_sub(visited));
+    limits.time = limits.time.map(|t| t.saturating_sub(start.elapsed()));
     let mut solver = Solver::new(problem);
-    let mut estimates = Vec::with_capacity(split.subproblems.len());
-    for (i, prefix) in split.subproblems.iter().enumerate() {
-        let e = parallel::estimate_with(
-            &mut solver,
-            prefix,
-            args.probes,
-            parallel::subproblem_seed(i),
-        )?;
-        estimates.push(e.nodes);
+    let (estimates, outcome) =
+        parallel::estimate_split_within(&mut solver, &split, args.probes, &limits)?;
+    if let Outcome::Stopped(reason) = outcome {
+        report::message(&format!(
+            "plan: {reason} after estimating {} of {} subproblems; no plan written",
+            estimates.len(),
+            split.subproblems.len()
+        ));
+        return Ok(Status::Stopped);
     }
     let plan = records::Plan {
         input: input_hash(problem),

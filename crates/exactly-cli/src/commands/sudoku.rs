@@ -504,15 +504,15 @@ pub fn run(args: &SudokuArgs) -> anyhow::Result<Status> {
     }
     let threads = threads.min(fit);
     let max = if args.first { 1 } else { args.max_solutions };
-    if args.target {
-        return target(args, records, &rules, &name);
-    }
     let mut limits = Limits::default();
     if let Some(nodes) = args.max_nodes {
         limits = limits.max_nodes(nodes);
     }
     if let Some(time) = args.timeout {
         limits = limits.max_time(time);
+    }
+    if args.target {
+        return target(args, records, &rules, &limits, &name);
     }
     let batch = Batch::new(max, rules.clone(), limits, threads);
     // Solutions given with the puzzles (CSV), checked against the solver's.
@@ -637,6 +637,8 @@ pub fn run(args: &SudokuArgs) -> anyhow::Result<Status> {
 enum TargetScore {
     Best(u128),
     None,
+    /// A budget ran out: the best score is not known.
+    Unknown,
 }
 
 impl std::fmt::Display for TargetScore {
@@ -644,6 +646,7 @@ impl std::fmt::Display for TargetScore {
         match self {
             TargetScore::Best(score) => write!(f, "{score}"),
             TargetScore::None => write!(f, "-1"),
+            TargetScore::Unknown => write!(f, "unknown"),
         }
     }
 }
@@ -653,6 +656,7 @@ impl serde::Serialize for TargetScore {
         match self {
             TargetScore::Best(score) => s.serialize_u128(*score),
             TargetScore::None => s.serialize_i8(-1),
+            TargetScore::Unknown => s.serialize_str("unknown"),
         }
     }
 }
@@ -679,12 +683,14 @@ pub(crate) fn located(file: &str, error: SudokuError) -> anyhow::Error {
     }
 }
 
-/// `exactly sudoku --target`: one line per record, the best score (or -1),
-/// or `invalid: …`; JSON objects with `line`, `score`, `solution`, `error`.
+/// `exactly sudoku --target`: one line per record, the best score (or -1,
+/// or `unknown` when the budget ran out), or `invalid: …`; JSON objects
+/// with `line`, `score`, `solution`, `error`.
 fn target(
     args: &SudokuArgs,
     records: Vec<sudoku::Record>,
     rules: &Rules,
+    limits: &Limits,
     name: &str,
 ) -> anyhow::Result<Status> {
     let given = match &args.weights {
@@ -700,7 +706,7 @@ fn target(
         TargetMethod::Enumerate => sudoku::Method::Enumerate,
     };
     let mut out = io::BufWriter::new(io::stdout().lock());
-    let (mut unsolvable, mut invalid) = (0usize, 0usize);
+    let (mut unsolvable, mut invalid, mut stopped) = (0usize, 0usize, 0usize);
     for record in records {
         let line = record.line;
         let result = record.puzzle.and_then(|p| {
@@ -708,15 +714,20 @@ fn target(
                 .clone()
                 .unwrap_or_else(|| sudoku::Weights::rings(p.grid.size()));
             let rules = rules_of(&p, rules);
-            sudoku::best_score(&p.grid, &rules, &weights, method).map(|best| (p, best))
+            sudoku::best_score_within(&p.grid, &rules, &weights, method, limits)
+                .map(|best| (p, best))
         });
         let (score, solution, error) = match &result {
-            Ok((p, Some((score, grid)))) => (
+            Ok((p, sudoku::Target::Best(score, grid))) => (
                 TargetScore::Best(*score),
                 Some(one_line(p.style, grid)),
                 None,
             ),
-            Ok((_, None)) => {
+            Ok((_, sudoku::Target::Stopped(_))) => {
+                stopped += 1;
+                (TargetScore::Unknown, None, None)
+            }
+            Ok((_, _)) => {
                 unsolvable += 1;
                 (TargetScore::None, None, None)
             }
@@ -742,7 +753,9 @@ fn target(
     }
     out.flush().context("cannot write to standard output")?;
     anyhow::ensure!(invalid == 0, "{name}: {invalid} records are invalid");
-    Ok(if unsolvable > 0 {
+    Ok(if stopped > 0 {
+        Status::Stopped
+    } else if unsolvable > 0 {
         Status::NoSolution
     } else {
         Status::Success

@@ -462,7 +462,7 @@ impl Regions {
         let mut labels: Vec<String> = Vec::new();
         let mut of = Vec::new();
         let (mut rows, mut width, mut last) = (0, 0, 1);
-        for (k, line) in text.lines().enumerate() {
+        for (k, line) in exactly::format::lines(text).enumerate() {
             let t = line.trim();
             if t.is_empty() || t.starts_with('#') {
                 continue;

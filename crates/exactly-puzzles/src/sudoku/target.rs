@@ -2,7 +2,7 @@
 
 use std::ops::ControlFlow;
 
-use exactly::Solver;
+use exactly::{Limits, Outcome, Solver};
 
 use super::{decode, encode_with, Grid, Rules, Shape, SudokuError};
 
@@ -54,7 +54,7 @@ impl Weights {
         };
         // Each row: its line, the column after its last number, its numbers.
         let mut rows: Vec<(usize, usize, Vec<u64>)> = Vec::new();
-        for (i, line) in text.lines().enumerate() {
+        for (i, line) in exactly::format::lines(text).enumerate() {
             let t = line.trim();
             if t.is_empty() || t.starts_with('#') {
                 continue;
@@ -107,7 +107,7 @@ impl Weights {
         let size = rows.len();
         if size == 0 {
             return Err(bad(
-                text.lines().count().max(1),
+                exactly::format::lines(text).count().max(1),
                 1,
                 "weights: no rows; expected n lines of n numbers".to_string(),
             ));
@@ -169,6 +169,48 @@ pub fn best_score(
     weights: &Weights,
     method: Method,
 ) -> Result<Option<(u128, Grid)>, SudokuError> {
+    match best_score_within(puzzle, rules, weights, method, &Limits::default())? {
+        Target::Best(score, grid) => Ok(Some((score, grid))),
+        Target::NoSolution | Target::Stopped(_) => Ok(None),
+    }
+}
+
+/// The answer of [`best_score_within`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Target {
+    /// The largest score and a solution reaching it.
+    Best(u128, Grid),
+    /// The puzzle has no solution.
+    NoSolution,
+    /// A budget ran out before the search was done: the largest score is
+    /// unknown.
+    Stopped(exactly::StopReason),
+}
+
+/// [`best_score`] within a budget (nodes, time, cancel flag; a solution
+/// budget is ignored) for the one search: a search that runs out of it
+/// answers [`Target::Stopped`], never a score it has not proven.
+///
+/// ```
+/// use exactly::{Limits, StopReason};
+/// use exactly_puzzles::sudoku::{self, Grid, Method, Rules, Shape, Target, Weights};
+/// let empty = Grid::empty(Shape::new(3, 3)?);
+/// let w = Weights::rings(9);
+/// let tiny = Limits::default().max_nodes(10);
+/// let answer = sudoku::best_score_within(&empty, &Rules::default(), &w, Method::Enumerate, &tiny)?;
+/// assert_eq!(answer, Target::Stopped(StopReason::NodeLimit));
+/// # Ok::<(), exactly_puzzles::sudoku::SudokuError>(())
+/// ```
+pub fn best_score_within(
+    puzzle: &Grid,
+    rules: &Rules,
+    weights: &Weights,
+    method: Method,
+    limits: &Limits,
+) -> Result<Target, SudokuError> {
+    let mut limits = limits.clone();
+    limits.solutions = None;
     let n = puzzle.size();
     if weights.size() != n {
         return Err(SudokuError::BadGrid(format!(
@@ -188,10 +230,10 @@ pub fn best_score(
         if let Some(c) = puzzle.clash_with(rules) {
             return Err(c.error(c.value.to_string()));
         }
-        return Ok(Some((score(puzzle), puzzle.clone())));
+        return Ok(Target::Best(score(puzzle), puzzle.clone()));
     }
     let problem = encode_with(puzzle, rules)?;
-    let best = match method {
+    let (best, outcome) = match method {
         Method::BranchAndBound => {
             // The costs of a solution must add up within a u64.
             let most: u128 = (0..n)
@@ -208,26 +250,34 @@ pub fn best_score(
             let costed = problem.with_costs(|_, p| {
                 weights.get(p.row.into(), p.col.into()) * (n as u64 - u64::from(p.value))
             });
-            let (found, _) = exactly::multi::CostSolver::new(&costed).min_cost();
-            found.map(|c| decode(puzzle, &costed, &c.solution))
+            let (found, outcome) = exactly::multi::CostSolver::new(&costed)
+                .limits(limits)
+                .min_cost();
+            (found.map(|c| decode(puzzle, &costed, &c.solution)), outcome)
         }
         Method::Enumerate => {
             let mut best: Option<(u128, Grid)> = None;
-            Solver::new(&problem).forced_first(true).for_each(|s| {
-                let grid = decode(puzzle, &problem, s);
-                let value = score(&grid);
-                match &best {
-                    Some((b, _)) if *b >= value => {}
-                    _ => best = Some((value, grid)),
-                }
-                ControlFlow::Continue(())
-            });
-            best.map(|(_, g)| g)
+            let outcome = Solver::new(&problem)
+                .forced_first(true)
+                .limits(limits)
+                .for_each(|s| {
+                    let grid = decode(puzzle, &problem, s);
+                    let value = score(&grid);
+                    match &best {
+                        Some((b, _)) if *b >= value => {}
+                        _ => best = Some((value, grid)),
+                    }
+                    ControlFlow::Continue(())
+                });
+            (best.map(|(_, g)| g), outcome)
         }
     };
+    if let Outcome::Stopped(reason) = outcome {
+        return Ok(Target::Stopped(reason));
+    }
     match best {
-        None => Ok(None),
-        Some(grid) if grid.solves_with(puzzle, rules) => Ok(Some((score(&grid), grid))),
+        None => Ok(Target::NoSolution),
+        Some(grid) if grid.solves_with(puzzle, rules) => Ok(Target::Best(score(&grid), grid)),
         Some(_) => Err(SudokuError::WrongSolution),
     }
 }

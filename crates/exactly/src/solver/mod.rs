@@ -318,6 +318,12 @@ impl<'p, L> Solver<'p, L> {
         self
     }
 
+    /// Replaces the budgets of a solver already built (the clock is kept).
+    pub(crate) fn set_limits(&mut self, limits: Limits) {
+        self.budget.set_limits(&limits);
+        self.limits = limits;
+    }
+
     /// Breaks ties between equally constrained items at random (seeded,
     /// so runs repeat); without a seed the leftmost item wins, as in DLX1.
     pub fn seed(mut self, seed: u64) -> Self {

@@ -58,7 +58,7 @@ impl Reader {
 
     /// Every non-blank line a record ([`InputFormat::Line`], `Sdm`).
     pub(super) fn read_lines(&self, text: &str) -> Vec<Record> {
-        text.lines()
+        exactly::format::lines(text)
             .enumerate()
             .filter(|(_, l)| !before_comment(l).trim().is_empty())
             .map(|(i, l)| {
@@ -84,7 +84,7 @@ impl Reader {
             }
             block.clear();
         };
-        for (i, line) in text.lines().enumerate() {
+        for (i, line) in exactly::format::lines(text).enumerate() {
             let content = before_comment(line);
             if content.trim().is_empty() {
                 if line.trim().is_empty() {

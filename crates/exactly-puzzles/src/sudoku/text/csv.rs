@@ -81,7 +81,7 @@ impl Reader {
     pub(super) fn read_csv(&self, text: &str) -> Vec<Record> {
         let mut columns = None;
         let mut records = Vec::new();
-        for (i, line) in text.lines().enumerate() {
+        for (i, line) in exactly::format::lines(text).enumerate() {
             let content = before_comment(line).trim();
             if content.is_empty() {
                 continue;

@@ -446,7 +446,7 @@ impl Reader {
         // Whether the count line still might be a grid's first row, and
         // whether a blank line came after it.
         let (mut first, mut pending, mut apart) = (true, false, false);
-        for (i, line) in text.lines().enumerate() {
+        for (i, line) in exactly::format::lines(text).enumerate() {
             let content = before_comment(line);
             if content.trim().is_empty() {
                 if !line.trim().is_empty() {
