@@ -546,3 +546,43 @@ fn a_bad_case_is_reported_and_the_others_answered() {
     assert_eq!(code, Some(2));
     assert!(err.contains("<stdin>:1:1: invalid UTF-8"), "{err}");
 }
+
+#[test]
+fn a_case_out_of_budget_gets_no_answer_and_status_3() {
+    // An empty target sudoku needs a search of every grid: 1,000 nodes
+    // cannot prove its best score.
+    let empty = "0 0 0 0 0 0 0 0 0\n".repeat(9);
+    let (code, out, err) = run(
+        &["contest", "noip2009", "--max-nodes", "1000", "-"],
+        empty.as_bytes(),
+    );
+    assert_eq!(code, Some(3), "{err}");
+    assert_eq!(out, "");
+    assert!(err.contains("<stdin>:1:1: the search stopped"), "{err}");
+    // A budget each case can meet changes nothing, case by case.
+    for name in ["poj3074", "hust1017", "poj1084"] {
+        let (input, expected) = sample(name);
+        let (code, out, err) = run(
+            &[
+                "contest",
+                name,
+                "--max-nodes",
+                "1000000",
+                "--timeout",
+                "60",
+                "-",
+            ],
+            input.as_bytes(),
+        );
+        assert_eq!((code, out), (Some(0), expected), "{name}: {err}");
+    }
+    // The cases after a stopped one are still tried, each on its own.
+    let (input, _) = sample("poj3074");
+    let (code, out, err) = run(
+        &["contest", "poj3074", "--max-nodes", "1", "-"],
+        input.as_bytes(),
+    );
+    assert_eq!((code, out.as_str()), (Some(3), ""), "{err}");
+    assert!(err.contains("<stdin>:1:1: the search stopped"), "{err}");
+    assert!(err.contains("<stdin>:2:1: the search stopped"), "{err}");
+}

@@ -50,6 +50,8 @@ use std::fmt;
 use std::io::{self, Write};
 use std::str::FromStr;
 
+use exactly::{Limits, StopReason};
+
 pub mod hust1017;
 pub mod noip2009;
 pub mod poj1084;
@@ -142,6 +144,9 @@ pub enum ErrorKind {
     BadInput,
     /// A case the judge promises solvable has no solution.
     NoSolution,
+    /// The case's search ran out of its budget ([`answers_within`]): its
+    /// answer is unknown.
+    Stopped,
 }
 
 /// A case that gets no answer: where it is, and why.
@@ -161,7 +166,7 @@ pub struct ContestError {
     pub line: usize,
     /// 1-based column, in characters.
     pub column: usize,
-    /// Bad input, or no solution.
+    /// Bad input, no solution, or out of budget.
     pub kind: ErrorKind,
     /// What is wrong.
     pub message: String,
@@ -175,6 +180,18 @@ impl ContestError {
             column,
             kind: ErrorKind::BadInput,
             message: message.into(),
+        }
+    }
+
+    /// A case whose search ran out of its budget, starting at `line`,
+    /// `column`.
+    pub(crate) fn stopped(line: usize, column: usize, reason: Option<StopReason>) -> ContestError {
+        let why = reason.map_or_else(|| "out of budget".to_string(), |r| r.to_string());
+        ContestError {
+            line,
+            column,
+            kind: ErrorKind::Stopped,
+            message: format!("the search stopped ({why}): no answer for this case"),
         }
     }
 
@@ -204,13 +221,32 @@ pub type Answer = Result<String, ContestError>;
 /// assert_eq!(answers, vec![Ok("3\n".to_string()), Ok("3\n".to_string())]);
 /// ```
 pub fn answers(contest: Contest, text: &str) -> Vec<Answer> {
+    answers_within(contest, text, &Limits::default())
+}
+
+/// [`answers`] with a budget for each case's search (nodes, time, a cancel
+/// flag; a solution budget is ignored). A case that runs out of it gets an
+/// error of kind [`ErrorKind::Stopped`], never an answer it has not
+/// proven, and the cases after it go on, each with a budget of its own.
+///
+/// ```
+/// use exactly::Limits;
+/// use exactly_puzzles::contest::{self, Contest, ErrorKind};
+/// // An empty target sudoku: the best score needs a search of every grid.
+/// let empty = "0 0 0 0 0 0 0 0 0\n".repeat(9);
+/// let answers = contest::answers_within(Contest::Noip2009, &empty, &Limits::default().max_nodes(1000));
+/// assert_eq!(answers[0].as_ref().unwrap_err().kind, ErrorKind::Stopped);
+/// ```
+pub fn answers_within(contest: Contest, text: &str, limits: &Limits) -> Vec<Answer> {
+    let mut limits = limits.clone();
+    limits.solutions = None;
     match contest {
-        Contest::Poj3074 => poj3074::answers(text),
-        Contest::Poj3076 => poj3076::answers(text),
-        Contest::Spoj1110 => spoj1110::answers(text),
-        Contest::Hust1017 => hust1017::answers(text),
-        Contest::Noip2009 => noip2009::answers(text),
-        Contest::Poj1084 => poj1084::answers(text),
+        Contest::Poj3074 => poj3074::answers_within(text, &limits),
+        Contest::Poj3076 => poj3076::answers_within(text, &limits),
+        Contest::Spoj1110 => spoj1110::answers_within(text, &limits),
+        Contest::Hust1017 => hust1017::answers_within(text, &limits),
+        Contest::Noip2009 => noip2009::answers_within(text, &limits),
+        Contest::Poj1084 => poj1084::answers_within(text, &limits),
     }
 }
 
@@ -220,9 +256,19 @@ pub fn answers(contest: Contest, text: &str) -> Vec<Answer> {
 /// `poj3076` puts a blank line between the grids it prints; every other
 /// answer carries its own line ends.
 pub fn run(contest: Contest, text: &str, out: &mut impl Write) -> io::Result<Vec<ContestError>> {
+    run_within(contest, text, &Limits::default(), out)
+}
+
+/// [`run`] with a budget for each case's search, as [`answers_within`].
+pub fn run_within(
+    contest: Contest,
+    text: &str,
+    limits: &Limits,
+    out: &mut impl Write,
+) -> io::Result<Vec<ContestError>> {
     let mut errors = Vec::new();
     let mut first = true;
-    for answer in answers(contest, text) {
+    for answer in answers_within(contest, text, limits) {
         match answer {
             Ok(answer) => {
                 if contest == Contest::Poj3076 && !first {
@@ -399,6 +445,9 @@ pub(crate) fn solve_sudoku(
 ) -> Result<crate::sudoku::Grid, ContestError> {
     use crate::sudoku::SudokuError;
     match solver.solve(grid, 1) {
+        Ok(answer) if answer.verdict == crate::sudoku::Verdict::Unknown => {
+            Err(ContestError::stopped(line, column, None))
+        }
         Ok(answer) => answer
             .solution
             .ok_or_else(|| ContestError::unsolvable(line, column, "the puzzle has no solution")),

@@ -221,10 +221,34 @@ pub fn write_dlx(grid: &Squares, out: &mut impl std::io::Write) -> Result<(), Er
 /// # Ok::<(), exactly_puzzles::Error>(())
 /// ```
 pub fn solve(grid: &Squares) -> Result<Vec<usize>, Error> {
+    match solve_within(grid, &exactly::Limits::default())? {
+        Ok(sticks) => Ok(sticks),
+        // No budget: the search runs to its end.
+        Err(reason) => unreachable!("a search without a budget stopped: {reason}"),
+    }
+}
+
+/// [`solve`] within a budget (nodes, time, cancel flag): the sticks, or
+/// why the search stopped before it proved the fewest.
+///
+/// ```
+/// use exactly::{Limits, StopReason};
+/// let grid = exactly_puzzles::squares::Squares::new(5)?;
+/// let tiny = Limits::default().max_nodes(10);
+/// assert_eq!(exactly_puzzles::squares::solve_within(&grid, &tiny)?, Err(StopReason::NodeLimit));
+/// # Ok::<(), exactly_puzzles::Error>(())
+/// ```
+pub fn solve_within(
+    grid: &Squares,
+    limits: &exactly::Limits,
+) -> Result<Result<Vec<usize>, exactly::StopReason>, Error> {
     let Some(problem) = encode(grid)? else {
-        return Ok(Vec::new());
+        return Ok(Ok(Vec::new()));
     };
-    let (cover, _) = exactly::mincover::MinCover::new(&problem).solve();
-    // Every square has a present stick, so a cover always exists.
-    Ok(cover.map_or_else(Vec::new, |c| decode(&problem, &c)))
+    let mut solver = exactly::mincover::MinCover::new(&problem).limits(limits.clone());
+    match solver.solve() {
+        (_, exactly::Outcome::Stopped(reason)) => Ok(Err(reason)),
+        // Every square has a present stick, so a cover always exists.
+        (cover, _) => Ok(Ok(cover.map_or_else(Vec::new, |c| decode(&problem, &c)))),
+    }
 }

@@ -1,8 +1,11 @@
 //! The arguments of `exactly contest`.
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use clap::Args;
+
+use super::{parse_limit, parse_seconds};
 
 /// The contests and exit statuses of `exactly contest`, shown at the end of
 /// `-h`.
@@ -20,7 +23,9 @@ Contests:
 Exit status:
   0  every case answered
   1  some sudoku case has no solution (nothing printed for it)
-  2  bad input (nothing printed for the bad case), or usage"
+  2  bad input (nothing printed for the bad case), or usage
+  3  some case ran out of its --max-nodes or --timeout budget (nothing
+     printed for it)"
     };
 }
 
@@ -38,6 +43,17 @@ pub struct ContestArgs {
     /// The judge's input; `-` or nothing reads standard input.
     #[arg(value_name = "FILE", default_value = "-")]
     pub file: PathBuf,
+
+    /// A node budget for each case's search: a case that runs out of it
+    /// gets nothing on standard output and a message on standard error,
+    /// the cases after it go on, and the exit status is 3.
+    #[arg(long, value_name = "N", value_parser = parse_limit, allow_negative_numbers = true)]
+    pub max_nodes: Option<u64>,
+
+    /// A time budget for each case's search, in seconds (fractions
+    /// allowed), as --max-nodes.
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds, allow_negative_numbers = true)]
+    pub timeout: Option<Duration>,
 }
 
 /// Parses a contest name.

@@ -17,7 +17,7 @@
 //! assert_eq!(answers[1].as_deref(), Ok("NO\n"));
 //! ```
 
-use exactly::{ColorId, ProblemBuilder, Solver};
+use exactly::{ColorId, Limits, ProblemBuilder, Solver};
 
 use super::{Answer, ContestError, Token, Tokens};
 
@@ -84,7 +84,7 @@ fn read<'a>(tokens: &mut Tokens<'a>) -> Result<(Case<'a>, Option<ContestError>),
 }
 
 /// Solves one case: the line of its answer.
-fn solve(case: &Case<'_>) -> Answer {
+fn solve(case: &Case<'_>, limits: &Limits) -> Answer {
     let at = |message: String| ContestError::bad(case.header.line, case.header.column, message);
     // A column no row has a one in cannot be covered; past that check the
     // columns are no more than the numbers of the input.
@@ -115,8 +115,9 @@ fn solve(case: &Case<'_>) -> Answer {
     }
     let problem = b.build().map_err(|e| at(e.to_string()))?;
     let found = Solver::new(&problem)
+        .limits(limits.clone())
         .first()
-        .map_err(|e| at(format!("the search stopped: {e}")))?;
+        .map_err(|e| ContestError::stopped(case.header.line, case.header.column, Some(e)))?;
     Ok(match found {
         None => "NO\n".to_string(),
         Some(solution) => {
@@ -140,12 +141,18 @@ fn solve(case: &Case<'_>) -> Answer {
 /// Every case's answer, in order. Reading stops at a number that is
 /// missing or not a number, since what follows cannot be framed.
 pub fn answers(text: &str) -> Vec<Answer> {
+    answers_within(text, &Limits::default())
+}
+
+/// [`answers`] with a budget for each case's search
+/// ([`super::answers_within`]).
+pub fn answers_within(text: &str, limits: &Limits) -> Vec<Answer> {
     let mut tokens = Tokens::new(text);
     let mut out = Vec::new();
     while !tokens.is_empty() {
         match read(&mut tokens) {
             Ok((_, Some(e))) => out.push(Err(e)),
-            Ok((case, None)) => out.push(solve(&case)),
+            Ok((case, None)) => out.push(solve(&case, limits)),
             Err(e) => {
                 out.push(Err(e));
                 break;

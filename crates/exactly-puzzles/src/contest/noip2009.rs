@@ -19,14 +19,20 @@
 //! ```
 
 use super::{Answer, ContestError, Tokens};
-use crate::sudoku::{self, Grid, Method, Rules, Shape, SudokuError, Weights};
+use crate::sudoku::{self, Grid, Method, Rules, Shape, SudokuError, Target, Weights};
+use exactly::Limits;
 
 /// The only case's answer (or the error that stopped it).
 pub fn answers(text: &str) -> Vec<Answer> {
-    vec![answer(text)]
+    answers_within(text, &Limits::default())
 }
 
-fn answer(text: &str) -> Answer {
+/// [`answers`] with a budget for the search ([`super::answers_within`]).
+pub fn answers_within(text: &str, limits: &Limits) -> Vec<Answer> {
+    vec![answer(text, limits)]
+}
+
+fn answer(text: &str, limits: &Limits) -> Answer {
     let mut tokens = Tokens::new(text);
     let Some(first) = tokens.peek() else {
         return Err(tokens.at_end("expected 81 numbers from 0 to 9, found the end of the input"));
@@ -56,15 +62,21 @@ fn answer(text: &str) -> Answer {
     let grid = Shape::new(3, 3)
         .and_then(|s| Grid::from_cells(s, cells))
         .map_err(at)?;
-    let best = sudoku::best_score(
+    let best = sudoku::best_score_within(
         &grid,
         &Rules::default(),
         &Weights::rings(9),
         Method::BranchAndBound,
+        limits,
     );
     match best {
-        Ok(Some((score, _))) => Ok(format!("{score}\n")),
-        Ok(None) | Err(SudokuError::Clash { .. }) => Ok("-1\n".to_string()),
+        Ok(Target::Best(score, _)) => Ok(format!("{score}\n")),
+        Ok(Target::NoSolution) | Err(SudokuError::Clash { .. }) => Ok("-1\n".to_string()),
+        Ok(Target::Stopped(reason)) => Err(ContestError::stopped(
+            first.line,
+            first.column,
+            Some(reason),
+        )),
         Err(e) => Err(at(e)),
     }
 }

@@ -15,11 +15,19 @@
 //! assert_eq!(answers, vec![Ok("3\n".to_string()), Ok("3\n".to_string())]);
 //! ```
 
+use exactly::Limits;
+
 use super::{Answer, ContestError, Tokens};
 use crate::squares::{self, Squares};
 
 /// Every case's answer, in order. Reading stops at the first error.
 pub fn answers(text: &str) -> Vec<Answer> {
+    answers_within(text, &Limits::default())
+}
+
+/// [`answers`] with a budget for each case's search
+/// ([`super::answers_within`]).
+pub fn answers_within(text: &str, limits: &Limits) -> Vec<Answer> {
     let mut tokens = Tokens::new(text);
     let mut out = Vec::new();
     let count = match tokens.number("the number of cases T", 0, u64::MAX) {
@@ -34,12 +42,16 @@ pub fn answers(text: &str) -> Vec<Answer> {
             ))));
             return out;
         }
+        let start = tokens.peek();
         match read(&mut tokens) {
-            Ok(grid) => out.push(
-                squares::solve(&grid)
-                    .map(|sticks| format!("{}\n", sticks.len()))
-                    .map_err(|e| tokens.at_end(e.to_string())),
-            ),
+            Ok(grid) => out.push(match squares::solve_within(&grid, limits) {
+                Ok(Ok(sticks)) => Ok(format!("{}\n", sticks.len())),
+                Ok(Err(reason)) => {
+                    let (line, column) = start.map_or((1, 1), |t| (t.line, t.column));
+                    Err(ContestError::stopped(line, column, Some(reason)))
+                }
+                Err(e) => Err(tokens.at_end(e.to_string())),
+            }),
             Err(e) => {
                 out.push(Err(e));
                 return out;

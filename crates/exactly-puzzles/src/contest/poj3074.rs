@@ -13,6 +13,8 @@
 //! assert_eq!(answers[0].as_deref(), Ok("527389416819426735436751829375692184194538267268174593643217958951843672782965341\n"));
 //! ```
 
+use exactly::Limits;
+
 use super::{cells_of, solve_sudoku, Answer, ContestError, Token};
 use crate::sudoku::{Grid, Rules, Shape, Template};
 
@@ -47,8 +49,17 @@ fn read(line: usize, tokens: &[(usize, &str)]) -> Result<Grid, ContestError> {
 
 /// Every case's answer, in order.
 pub fn answers(text: &str) -> Vec<Answer> {
+    answers_within(text, &Limits::default())
+}
+
+/// [`answers`] with a budget for each case's search
+/// ([`super::answers_within`]).
+pub fn answers_within(text: &str, limits: &Limits) -> Vec<Answer> {
     let template = Shape::new(3, 3).and_then(|s| Template::new(s, &Rules::default()));
-    let mut solver = template.as_ref().ok().map(Template::solver);
+    let mut solver = template
+        .as_ref()
+        .ok()
+        .map(|t| t.solver().limits(limits.clone()));
     let mut out = Vec::new();
     let mut ended: Option<usize> = None;
     for (i, line) in exactly::format::lines(text).enumerate() {

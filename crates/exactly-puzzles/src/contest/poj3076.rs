@@ -21,6 +21,8 @@
 //! assert!(answers[0].as_ref().unwrap().starts_with("ABCDEFGHIJKLMNOP\n"));
 //! ```
 
+use exactly::Limits;
+
 use super::{cells_of, solve_sudoku, Answer, ContestError, Token};
 use crate::sudoku::{Grid, Rules, Shape, Template};
 
@@ -121,9 +123,12 @@ pub(crate) fn write(grid: &Grid) -> String {
 }
 
 /// Solves the grids of `blocks`, in order.
-pub(crate) fn solve_blocks(blocks: &[Block<'_>]) -> Vec<Answer> {
+pub(crate) fn solve_blocks(blocks: &[Block<'_>], limits: &Limits) -> Vec<Answer> {
     let template = Shape::new(4, 4).and_then(|s| Template::new(s, &Rules::default()));
-    let mut solver = template.as_ref().ok().map(Template::solver);
+    let mut solver = template
+        .as_ref()
+        .ok()
+        .map(|t| t.solver().limits(limits.clone()));
     blocks
         .iter()
         .map(|block| {
@@ -138,8 +143,14 @@ pub(crate) fn solve_blocks(blocks: &[Block<'_>]) -> Vec<Answer> {
 
 /// Every case's answer, in order.
 pub fn answers(text: &str) -> Vec<Answer> {
+    answers_within(text, &Limits::default())
+}
+
+/// [`answers`] with a budget for each case's search
+/// ([`super::answers_within`]).
+pub fn answers_within(text: &str, limits: &Limits) -> Vec<Answer> {
     let lines = exactly::format::lines(text)
         .enumerate()
         .map(|(i, l)| (i + 1, l));
-    solve_blocks(&blocks(lines))
+    solve_blocks(&blocks(lines), limits)
 }

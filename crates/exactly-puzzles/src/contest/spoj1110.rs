@@ -13,11 +13,19 @@
 //!     "1:2: the first line announces 2 grids, but the input ends after 0");
 //! ```
 
+use exactly::Limits;
+
 use super::poj3076::{blocks, solve_blocks};
 use super::{Answer, ContestError};
 
 /// Every case's answer, in order.
 pub fn answers(text: &str) -> Vec<Answer> {
+    answers_within(text, &Limits::default())
+}
+
+/// [`answers`] with a budget for each case's search
+/// ([`super::answers_within`]).
+pub fn answers_within(text: &str, limits: &Limits) -> Vec<Answer> {
     let mut lines = exactly::format::lines(text)
         .enumerate()
         .map(|(i, l)| (i + 1, l));
@@ -56,7 +64,7 @@ pub fn answers(text: &str) -> Vec<Answer> {
         ))];
     }
     let blocks = blocks(lines);
-    let mut out: Vec<Answer> = solve_blocks(&blocks[..blocks.len().min(count)])
+    let mut out: Vec<Answer> = solve_blocks(&blocks[..blocks.len().min(count)], limits)
         .into_iter()
         .map(|a| a.map(|grid| grid + "\n"))
         .collect();
