@@ -15,7 +15,11 @@
 //! - `trace {text, max_nodes}`: every step of the search as the engine's
 //!   trace events report it, each with its `exactly solve --trace` line and
 //!   the links it changes, for the dance view.
-//! - `sudoku {text, box, x, max}`: sudoku records in any format the CLI reads.
+//! - `sudoku {text, box, x, max, regions, jigsaw}`: sudoku records in any
+//!   format the CLI reads; `regions` a region map for every record (as
+//!   `exactly sudoku --regions` reads it), `jigsaw` records that end with
+//!   their own (`--jigsaw`).
+//! - `regions {text}`: a region map read, for the grid to draw.
 //!
 //! A DLX parse error answers `{"error": {line, column, message}}`.
 
@@ -104,6 +108,9 @@ enum Request {
         max_nodes: Option<u64>,
     },
     Sudoku(SudokuRequest),
+    Regions {
+        text: String,
+    },
 }
 
 #[derive(Deserialize)]
@@ -119,6 +126,11 @@ struct SudokuRequest {
     max: Option<u64>,
     /// The most records answered.
     limit: Option<usize>,
+    /// Jigsaw: a region map for every record, as `--regions` reads it.
+    regions: Option<String>,
+    /// Jigsaw records, each line ending with its region map (`--jigsaw`).
+    #[serde(default)]
+    jigsaw: bool,
 }
 
 fn handle(bytes: &[u8]) -> Value {
@@ -133,6 +145,7 @@ fn handle(bytes: &[u8]) -> Value {
         Request::ListNext { n } => Ok(list_next(n)),
         Request::Trace { text, max_nodes } => trace(&text, max_nodes.unwrap_or(MAX_TRACE_NODES)),
         Request::Sudoku(r) => Ok(solve_sudoku(&r)),
+        Request::Regions { text } => Ok(read_regions(&text)),
     };
     result.unwrap_or_else(|e| e)
 }
@@ -514,17 +527,62 @@ fn sudoku_error(line: usize, error: &SudokuError) -> String {
     }
 }
 
-fn solve_sudoku(r: &SudokuRequest) -> Value {
-    let shape = match r.shape.map(|(a, b)| sudoku::Shape::new(a, b)).transpose() {
-        Ok(s) => s,
-        Err(e) => {
-            return json!({ "records": [ { "line": 1, "verdict": "invalid", "error": e.to_string() } ] })
+/// A region map's error as the page shows it: where in the map it lies.
+fn regions_error(e: &SudokuError) -> String {
+    format!("region map: {e}")
+}
+
+/// A box shape for a grid of side `n` with regions of their own: the boxes
+/// only name the grid's side.
+fn shape_for_regions(n: usize) -> Option<sudoku::Shape> {
+    sudoku::Shape::infer(n).or_else(|| sudoku::Shape::new(1, n).ok())
+}
+
+/// Each cell's 0-based region, row by row.
+fn region_cells(regions: &sudoku::Regions) -> Vec<usize> {
+    let n = regions.size();
+    (0..n * n).map(|i| regions.region(i / n, i % n)).collect()
+}
+
+fn read_regions(text: &str) -> Value {
+    match sudoku::Regions::parse(text) {
+        Ok(regions) => {
+            let n = regions.size();
+            let shape = shape_for_regions(n);
+            json!({
+                "size": n,
+                "box": shape.map(|s| [s.box_rows(), s.box_cols()]),
+                "regions": region_cells(&regions),
+            })
         }
+        Err(e) => json!({ "error": regions_error(&e) }),
+    }
+}
+
+fn solve_sudoku(r: &SudokuRequest) -> Value {
+    let invalid = |error: String| json!({ "records": [ { "line": 1, "verdict": "invalid", "error": error } ], "total": 1 });
+    let mut shape = match r.shape.map(|(a, b)| sudoku::Shape::new(a, b)).transpose() {
+        Ok(s) => s,
+        Err(e) => return invalid(e.to_string()),
     };
-    let rules = Rules::default().diagonals(r.x);
+    let regions = match r.regions.as_deref().map(sudoku::Regions::parse).transpose() {
+        Ok(g) => g,
+        Err(e) => return invalid(regions_error(&e)),
+    };
+    if let Some(g) = &regions {
+        // The regions replace the boxes: any shape of their side will do.
+        if shape.is_none_or(|s| s.size() != g.size()) {
+            shape = shape_for_regions(g.size());
+        }
+    }
+    let rules = Rules::default().diagonals(r.x).regions(regions);
     let max = r.max.unwrap_or(2).max(1);
     let limit = r.limit.unwrap_or(MAX_RECORDS).min(MAX_RECORDS);
-    let mut records = sudoku::parse_with(&r.text, shape, &rules);
+    let mut records = sudoku::Reader::new()
+        .shape(shape)
+        .rules(rules.clone())
+        .jigsaw(r.jigsaw)
+        .read(&r.text);
     let total = records.len();
     records.truncate(limit);
     // One template per box shape, encoded once: its solvers take each
@@ -583,6 +641,9 @@ fn solve_sudoku(r: &SudokuRequest) -> Value {
                 "symbols": symbols,
             });
             let mut v = base;
+            if let Some(g) = &rules.regions {
+                v["regions"] = json!(region_cells(g));
+            }
             if let Some(c) = grid.clash_with(&rules) {
                 v["verdict"] = json!("invalid");
                 v["clash"] = json!([[c.first.0, c.first.1], [c.second.0, c.second.1]]);

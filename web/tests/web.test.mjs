@@ -154,6 +154,71 @@ test("typing into the grid: digits and arrows, then Enter solves", async () => {
   }
 });
 
+test("jigsaw: a region map drawn as thick borders, the grid solved as `exactly sudoku --regions`", async () => {
+  const [cells, map] = runCli(["sudoku", "gen", "--jigsaw", "--seed", "3"]).stdout.trim().split(/\s+/);
+  const n = 9;
+  const rows = Array.from({ length: n }, (_, r) => map.slice(r * n, r * n + n));
+  const regionsFile = join(scratch, "jigsaw-regions.txt");
+  const puzzleFile = join(scratch, "jigsaw.txt");
+  writeFileSync(regionsFile, rows.join("\n") + "\n");
+  writeFileSync(puzzleFile, cells + "\n");
+  const expected = runCli(["sudoku", "--regions", regionsFile, puzzleFile]);
+  assert.equal(expected.status, 0, expected.stderr);
+  const s = await openPage();
+  try {
+    const p = s.page;
+    await p.click("#nav-sudoku");
+    await p.click("#sudoku-jigsaw summary");
+    // A map with a region of the wrong size is refused, at its line.
+    await setText(p, "#sudoku-regions", "AAB\nAAB\nCCC\n");
+    await p.click("#sudoku-regions-use");
+    await p.waitForFunction(() => document.querySelector("#sudoku-regions-status").textContent !== "");
+    const badFile = join(scratch, "jigsaw-bad-regions.txt");
+    writeFileSync(badFile, "AAB\nAAB\nCCC\n");
+    const refused = runCli(["sudoku", "--regions", badFile, puzzleFile]);
+    assert.equal(refused.status, 2);
+    const said = await p.textContent("#sudoku-regions-status");
+    assert.match(said, /^region map: /);
+    // The same complaint as the CLI's, which prefixes the file's name.
+    assert.ok(refused.stderr.includes(said.slice("region map: ".length)), `${said} / ${refused.stderr}`);
+    await setText(p, "#sudoku-regions", rows.join("\n") + "\n");
+    await p.click("#sudoku-regions-use");
+    await p.waitForFunction(() => document.querySelector("#sudoku-regions-status").textContent.includes("9 regions"));
+    // Thick borders exactly where neighbours lie in different regions.
+    const borders = await p.$$eval("#sudoku-grid .cell", (cs) =>
+      cs.map((c) => [c.classList.contains("box-right"), c.classList.contains("box-bottom")]),
+    );
+    for (let i = 0; i < n * n; i++) {
+      const [r, c] = [Math.floor(i / n), i % n];
+      assert.equal(borders[i][0], c < n - 1 && map[i] !== map[i + 1], `right of cell ${i}`);
+      assert.equal(borders[i][1], r < n - 1 && map[i] !== map[i + n], `below cell ${i}`);
+    }
+    // The puzzle typed in: digits move on by themselves.
+    await p.click("#sudoku-grid .cell >> nth=0");
+    for (let i = 0; i < n * n; i++) {
+      const ch = cells[i];
+      if (ch === ".") await p.keyboard.press("ArrowRight");
+      else await p.keyboard.press(ch);
+      if (i % n === n - 1 && ch === ".") await p.keyboard.press("ArrowDown");
+    }
+    await p.click("#sudoku-solve");
+    await p.waitForFunction(() => document.querySelector("#sudoku-verdict").textContent !== "");
+    assert.equal(await p.textContent("#sudoku-verdict"), "unique");
+    const shown = await p.$$eval("#sudoku-grid .cell", (cs) => cs.map((c) => c.value).join(""));
+    assert.equal(shown, expected.stdout.trim());
+    // The same puzzle as a `--jigsaw` line with its own map.
+    await p.click("#sudoku-regions-off");
+    await setText(p, "#sudoku-paste", `${cells} ${map}\n`);
+    await p.check("#sudoku-jigsaw-lines");
+    await p.click("#sudoku-paste-solve");
+    await p.waitForFunction(() => document.querySelector("#sudoku-text").textContent !== "");
+    assert.equal(await p.textContent("#sudoku-text"), expected.stdout.trim());
+    assert.equal(await p.locator("#sudoku-grid.jigsaw").count(), 1);
+  } finally {
+    await s.close();
+  }
+});
+
 test("the dance: stepping Knuth's 7-item example is `exactly solve --trace`", async () => {
   const file = join(ROOT, "testdata", "knuth-example.dlx");
   const r = runCli(["solve", "--trace", file]);

@@ -6,7 +6,17 @@ export type Request =
   | { cmd: "list_start"; text: string }
   | { cmd: "list_next"; n: number }
   | { cmd: "trace"; text: string; max_nodes?: number }
-  | { cmd: "sudoku"; text: string; box?: [number, number]; x?: boolean; max?: number; limit?: number };
+  | {
+      cmd: "sudoku";
+      text: string;
+      box?: [number, number];
+      x?: boolean;
+      max?: number;
+      limit?: number;
+      regions?: string;
+      jigsaw?: boolean;
+    }
+  | { cmd: "regions"; text: string };
 
 /** The engine's progress report. */
 export interface Progress {
