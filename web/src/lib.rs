@@ -10,7 +10,9 @@
 //! fraction done).
 //!
 //! Requests, by `cmd`:
-//! - `count {text}`: the number of solutions of a DLX problem.
+//! - `count {text}`: the number of solutions of a DLX problem (with
+//!   multiplicities too).
+//! - `min_cost {text}`: a cheapest solution and its cost (`|cost` options).
 //! - `list_start {text}`, then `list_next {n}`: solutions, lazily.
 //! - `trace {text, max_nodes}`: every step of the search as the engine's
 //!   trace events report it, each with its `exactly solve --trace` line and
@@ -29,6 +31,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use exactly::format::parse_dlx;
+use exactly::multi::{CostSolver, MultiSolver};
 use exactly::{ItemId, Limits, OptionId, Outcome, Problem, Solver, StopReason, TraceEvent};
 use exactly_puzzles::sudoku::{self, Rules, SudokuError};
 use serde::Deserialize;
@@ -97,6 +100,9 @@ enum Request {
     Count {
         text: String,
     },
+    MinCost {
+        text: String,
+    },
     ListStart {
         text: String,
     },
@@ -141,6 +147,7 @@ fn handle(bytes: &[u8]) -> Value {
     };
     let result = match request {
         Request::Count { text } => count(&text),
+        Request::MinCost { text } => min_cost(&text),
         Request::ListStart { text } => list_start(&text),
         Request::ListNext { n } => Ok(list_next(n)),
         Request::Trace { text, max_nodes } => trace(&text, max_nodes.unwrap_or(MAX_TRACE_NODES)),
@@ -152,13 +159,19 @@ fn handle(bytes: &[u8]) -> Value {
 
 /// Parses a DLX problem, or the error answer.
 fn parse(text: &str) -> Result<Problem<String>, Value> {
-    let problem = parse_dlx(text).map_err(|e| {
+    parse_dlx(text).map_err(|e| {
         json!({ "error": { "line": e.line, "column": e.column, "message": e.kind.to_string() } })
-    })?;
-    if problem.has_multiplicities() || problem.has_costs() {
+    })
+}
+
+/// Parses a DLX problem that an exact-cover search takes (costs left
+/// aside): multiplicities are for counting and the cheapest solution.
+fn parse_exact(text: &str, what: &str) -> Result<Problem<String>, Value> {
+    let problem = parse(text)?;
+    if problem.has_multiplicities() {
         return Err(json!({ "error": {
             "line": 1, "column": 1,
-            "message": "multiplicities and costs are not searched on this page: use `exactly solve`",
+            "message": format!("a problem with multiplicities: {what} is left to `exactly solve`; here, count its solutions or find a cheapest one"),
         }}));
     }
     Ok(problem)
@@ -201,6 +214,19 @@ fn report(p: &exactly::Progress) {
 fn count(text: &str) -> Result<Value, Value> {
     let problem = parse(text)?;
     let start = now();
+    if problem.has_multiplicities() {
+        // As `exactly count` does: Knuth's Algorithm M, without progress.
+        let mut solver = MultiSolver::new(&problem);
+        let c = solver.count();
+        return Ok(json!({
+            "info": info(&problem),
+            "count": c.solutions.to_string(),
+            "outcome": outcome_word(c.outcome),
+            "nodes": solver.stats().nodes,
+            "ms": now() - start,
+            "engine": "multiplicities",
+        }));
+    }
     let mut solver = Solver::new(&problem).on_progress(PROGRESS_INTERVAL, report);
     let c = solver.count();
     let stats = solver.stats();
@@ -214,10 +240,27 @@ fn count(text: &str) -> Result<Value, Value> {
     }))
 }
 
+/// A cheapest solution, as `exactly solve --min-cost` finds it: its cost
+/// and its options' lines.
+fn min_cost(text: &str) -> Result<Value, Value> {
+    let problem = parse(text)?;
+    let start = now();
+    let mut solver = CostSolver::new(&problem);
+    let (best, outcome) = solver.min_cost();
+    Ok(json!({
+        "info": info(&problem),
+        "cost": best.as_ref().map(|b| b.cost.to_string()),
+        "options": best.as_ref().map(|b| b.solution.labels(&problem)),
+        "outcome": outcome_word(outcome),
+        "nodes": solver.stats().nodes,
+        "ms": now() - start,
+    }))
+}
+
 /// Starts a lazy listing. The problem lives as long as the worker, which
 /// the page replaces for each listing.
 fn list_start(text: &str) -> Result<Value, Value> {
-    let problem: &'static Problem<String> = Box::leak(Box::new(parse(text)?));
+    let problem: &'static Problem<String> = Box::leak(Box::new(parse_exact(text, "listing")?));
     let solver = Solver::new(problem).on_progress(PROGRESS_INTERVAL, report);
     LISTING.with(|l| *l.borrow_mut() = Some(solver));
     Ok(json!({ "info": info(problem) }))
@@ -458,7 +501,7 @@ impl<'p> Dance<'p> {
 }
 
 fn trace(text: &str, max_nodes: u64) -> Result<Value, Value> {
-    let problem = parse(text)?;
+    let problem = parse_exact(text, "the dance")?;
     let p = &problem;
     let drawable = p.num_items() <= DRAW_ITEMS
         && p.num_options() <= DRAW_OPTIONS

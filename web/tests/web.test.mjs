@@ -369,6 +369,52 @@ test("cancelling a long count stops within a second", async () => {
   }
 });
 
+test("multiplicities counted and the cheapest solution found, as the CLI's", async () => {
+  // Three queens dominating the 5x5 board: every square held 1 to 3 times.
+  const n = 5;
+  const k = 3;
+  const squares = [];
+  for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) squares.push([r, c]);
+  const name = ([r, c]) => `s${r}${c}`;
+  const lines = [`${k}|q ` + squares.map((q) => `1:${k}|${name(q)}`).join(" ")];
+  for (const [r, c] of squares) {
+    const seen = squares.filter(([a, b]) => a === r || b === c || a - b === r - c || a + b === r + c);
+    lines.push("q " + seen.map(name).join(" "));
+  }
+  const dominate = lines.join("\n") + "\n";
+  const dominateFile = join(scratch, "dominate-5.dlx");
+  writeFileSync(dominateFile, dominate);
+  const counted = runCli(["count", dominateFile]);
+  assert.equal(counted.status, 0, counted.stderr);
+  const costs = join(ROOT, "testdata", "queens-10-costs.dlx");
+  const cheapest = runCli(["solve", "--min-cost", costs]);
+  assert.equal(cheapest.status, 0, cheapest.stderr);
+  const [first, ...options] = cheapest.stdout.trim().split("\n");
+  const cost = /^\| cost (\d+)$/.exec(first)?.[1];
+  assert.ok(cost, first);
+  const s = await openPage();
+  try {
+    const p = s.page;
+    await p.click("#nav-solve");
+    await setText(p, "#solve-input", dominate);
+    await p.click("#solve-count");
+    await p.waitForFunction(() => document.querySelector("#solve-result").textContent !== "");
+    assert.equal(await p.textContent("#solve-result"), `${counted.stdout.trim()} solutions`);
+    // Listing them is left to the CLI, and says so.
+    await p.click("#solve-list");
+    await p.waitForSelector("#solve-error:not([hidden])");
+    assert.match(await p.textContent("#solve-error .where"), /multiplicities/);
+    await setText(p, "#solve-input", read(costs));
+    await p.click("#solve-min-cost");
+    await p.waitForFunction(() => document.querySelector("#solve-result").textContent !== "");
+    assert.equal(await p.textContent("#solve-result"), `cheapest cost ${cost}`);
+    const shown = await p.$$eval("#solve-solutions .opt", (os) => os.map((o) => o.textContent));
+    assert.deepEqual(shown, options);
+  } finally {
+    await s.close();
+  }
+});
+
 test("a malformed file: the error at the CLI's line and column", async () => {
   const text = "| a comment\na b c\na b\nb x\nc\n";
   const file = join(scratch, "bad.dlx");

@@ -3,6 +3,7 @@
 /** A request to the engine (see web/src/lib.rs). */
 export type Request =
   | { cmd: "count"; text: string }
+  | { cmd: "min_cost"; text: string }
   | { cmd: "list_start"; text: string }
   | { cmd: "list_next"; n: number }
   | { cmd: "trace"; text: string; max_nodes?: number }
