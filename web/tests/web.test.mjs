@@ -193,19 +193,21 @@ test("jigsaw: a region map drawn as thick borders, the grid solved as `exactly s
       assert.equal(borders[i][0], c < n - 1 && map[i] !== map[i + 1], `right of cell ${i}`);
       assert.equal(borders[i][1], r < n - 1 && map[i] !== map[i + n], `below cell ${i}`);
     }
-    // The puzzle typed in: digits move on by themselves.
+    // The puzzle pasted: the map's regions for it too; it loads into the grid.
+    await setText(p, "#sudoku-paste", cells + "\n");
+    await p.click("#sudoku-paste-solve");
+    await p.waitForFunction(() => document.querySelector("#sudoku-text").textContent !== "");
+    assert.equal(await p.textContent("#sudoku-text"), expected.stdout.trim());
+    // Solved again from the grid, with the regions it shows.
+    await p.$eval("#sudoku-verdict", (v) => (v.textContent = ""));
     await p.click("#sudoku-grid .cell >> nth=0");
-    for (let i = 0; i < n * n; i++) {
-      const ch = cells[i];
-      if (ch === ".") await p.keyboard.press("ArrowRight");
-      else await p.keyboard.press(ch);
-      if (i % n === n - 1 && ch === ".") await p.keyboard.press("ArrowDown");
-    }
-    await p.click("#sudoku-solve");
+    await p.keyboard.press("Enter");
     await p.waitForFunction(() => document.querySelector("#sudoku-verdict").textContent !== "");
     assert.equal(await p.textContent("#sudoku-verdict"), "unique");
     const shown = await p.$$eval("#sudoku-grid .cell", (cs) => cs.map((c) => c.value).join(""));
     assert.equal(shown, expected.stdout.trim());
+    const after = await p.$$eval("#sudoku-grid .cell", (cs) => cs.filter((c) => c.classList.contains("box-right")).length);
+    assert.equal(after, borders.filter(([right]) => right).length);
     // The same puzzle as a `--jigsaw` line with its own map.
     await p.click("#sudoku-regions-off");
     await setText(p, "#sudoku-paste", `${cells} ${map}\n`);
