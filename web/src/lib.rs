@@ -10,12 +10,18 @@
 //! fraction done).
 //!
 //! Requests, by `cmd`:
-//! - `count {text}`: the number of solutions of a DLX problem.
+//! - `count {text}`: the number of solutions of a DLX problem (with
+//!   multiplicities too).
+//! - `min_cost {text}`: a cheapest solution and its cost (`|cost` options).
 //! - `list_start {text}`, then `list_next {n}`: solutions, lazily.
 //! - `trace {text, max_nodes}`: every step of the search as the engine's
 //!   trace events report it, each with its `exactly solve --trace` line and
 //!   the links it changes, for the dance view.
-//! - `sudoku {text, box, x, max}`: sudoku records in any format the CLI reads.
+//! - `sudoku {text, box, x, max, regions, jigsaw}`: sudoku records in any
+//!   format the CLI reads; `regions` a region map for every record (as
+//!   `exactly sudoku --regions` reads it), `jigsaw` records that end with
+//!   their own (`--jigsaw`).
+//! - `regions {text}`: a region map read, for the grid to draw.
 //!
 //! A DLX parse error answers `{"error": {line, column, message}}`.
 
@@ -25,6 +31,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use exactly::format::parse_dlx;
+use exactly::multi::{CostSolver, MultiSolver};
 use exactly::{ItemId, Limits, OptionId, Outcome, Problem, Solver, StopReason, TraceEvent};
 use exactly_puzzles::sudoku::{self, Rules, SudokuError};
 use serde::Deserialize;
@@ -93,6 +100,9 @@ enum Request {
     Count {
         text: String,
     },
+    MinCost {
+        text: String,
+    },
     ListStart {
         text: String,
     },
@@ -104,6 +114,9 @@ enum Request {
         max_nodes: Option<u64>,
     },
     Sudoku(SudokuRequest),
+    Regions {
+        text: String,
+    },
 }
 
 #[derive(Deserialize)]
@@ -119,6 +132,11 @@ struct SudokuRequest {
     max: Option<u64>,
     /// The most records answered.
     limit: Option<usize>,
+    /// Jigsaw: a region map for every record, as `--regions` reads it.
+    regions: Option<String>,
+    /// Jigsaw records, each line ending with its region map (`--jigsaw`).
+    #[serde(default)]
+    jigsaw: bool,
 }
 
 fn handle(bytes: &[u8]) -> Value {
@@ -129,23 +147,31 @@ fn handle(bytes: &[u8]) -> Value {
     };
     let result = match request {
         Request::Count { text } => count(&text),
+        Request::MinCost { text } => min_cost(&text),
         Request::ListStart { text } => list_start(&text),
         Request::ListNext { n } => Ok(list_next(n)),
         Request::Trace { text, max_nodes } => trace(&text, max_nodes.unwrap_or(MAX_TRACE_NODES)),
         Request::Sudoku(r) => Ok(solve_sudoku(&r)),
+        Request::Regions { text } => Ok(read_regions(&text)),
     };
     result.unwrap_or_else(|e| e)
 }
 
 /// Parses a DLX problem, or the error answer.
 fn parse(text: &str) -> Result<Problem<String>, Value> {
-    let problem = parse_dlx(text).map_err(|e| {
+    parse_dlx(text).map_err(|e| {
         json!({ "error": { "line": e.line, "column": e.column, "message": e.kind.to_string() } })
-    })?;
-    if problem.has_multiplicities() || problem.has_costs() {
+    })
+}
+
+/// Parses a DLX problem that an exact-cover search takes (costs left
+/// aside): multiplicities are for counting and the cheapest solution.
+fn parse_exact(text: &str, what: &str) -> Result<Problem<String>, Value> {
+    let problem = parse(text)?;
+    if problem.has_multiplicities() {
         return Err(json!({ "error": {
             "line": 1, "column": 1,
-            "message": "multiplicities and costs are not searched on this page: use `exactly solve`",
+            "message": format!("a problem with multiplicities: {what} is left to `exactly solve`; here, count its solutions or find a cheapest one"),
         }}));
     }
     Ok(problem)
@@ -188,6 +214,19 @@ fn report(p: &exactly::Progress) {
 fn count(text: &str) -> Result<Value, Value> {
     let problem = parse(text)?;
     let start = now();
+    if problem.has_multiplicities() {
+        // As `exactly count` does: Knuth's Algorithm M, without progress.
+        let mut solver = MultiSolver::new(&problem);
+        let c = solver.count();
+        return Ok(json!({
+            "info": info(&problem),
+            "count": c.solutions.to_string(),
+            "outcome": outcome_word(c.outcome),
+            "nodes": solver.stats().nodes,
+            "ms": now() - start,
+            "engine": "multiplicities",
+        }));
+    }
     let mut solver = Solver::new(&problem).on_progress(PROGRESS_INTERVAL, report);
     let c = solver.count();
     let stats = solver.stats();
@@ -201,10 +240,27 @@ fn count(text: &str) -> Result<Value, Value> {
     }))
 }
 
+/// A cheapest solution, as `exactly solve --min-cost` finds it: its cost
+/// and its options' lines.
+fn min_cost(text: &str) -> Result<Value, Value> {
+    let problem = parse(text)?;
+    let start = now();
+    let mut solver = CostSolver::new(&problem);
+    let (best, outcome) = solver.min_cost();
+    Ok(json!({
+        "info": info(&problem),
+        "cost": best.as_ref().map(|b| b.cost.to_string()),
+        "options": best.as_ref().map(|b| b.solution.labels(&problem)),
+        "outcome": outcome_word(outcome),
+        "nodes": solver.stats().nodes,
+        "ms": now() - start,
+    }))
+}
+
 /// Starts a lazy listing. The problem lives as long as the worker, which
 /// the page replaces for each listing.
 fn list_start(text: &str) -> Result<Value, Value> {
-    let problem: &'static Problem<String> = Box::leak(Box::new(parse(text)?));
+    let problem: &'static Problem<String> = Box::leak(Box::new(parse_exact(text, "listing")?));
     let solver = Solver::new(problem).on_progress(PROGRESS_INTERVAL, report);
     LISTING.with(|l| *l.borrow_mut() = Some(solver));
     Ok(json!({ "info": info(problem) }))
@@ -445,7 +501,7 @@ impl<'p> Dance<'p> {
 }
 
 fn trace(text: &str, max_nodes: u64) -> Result<Value, Value> {
-    let problem = parse(text)?;
+    let problem = parse_exact(text, "the dance")?;
     let p = &problem;
     let drawable = p.num_items() <= DRAW_ITEMS
         && p.num_options() <= DRAW_OPTIONS
@@ -514,17 +570,62 @@ fn sudoku_error(line: usize, error: &SudokuError) -> String {
     }
 }
 
-fn solve_sudoku(r: &SudokuRequest) -> Value {
-    let shape = match r.shape.map(|(a, b)| sudoku::Shape::new(a, b)).transpose() {
-        Ok(s) => s,
-        Err(e) => {
-            return json!({ "records": [ { "line": 1, "verdict": "invalid", "error": e.to_string() } ] })
+/// A region map's error as the page shows it: where in the map it lies.
+fn regions_error(e: &SudokuError) -> String {
+    format!("region map: {e}")
+}
+
+/// A box shape for a grid of side `n` with regions of their own: the boxes
+/// only name the grid's side.
+fn shape_for_regions(n: usize) -> Option<sudoku::Shape> {
+    sudoku::Shape::infer(n).or_else(|| sudoku::Shape::new(1, n).ok())
+}
+
+/// Each cell's 0-based region, row by row.
+fn region_cells(regions: &sudoku::Regions) -> Vec<usize> {
+    let n = regions.size();
+    (0..n * n).map(|i| regions.region(i / n, i % n)).collect()
+}
+
+fn read_regions(text: &str) -> Value {
+    match sudoku::Regions::parse(text) {
+        Ok(regions) => {
+            let n = regions.size();
+            let shape = shape_for_regions(n);
+            json!({
+                "size": n,
+                "box": shape.map(|s| [s.box_rows(), s.box_cols()]),
+                "regions": region_cells(&regions),
+            })
         }
+        Err(e) => json!({ "error": regions_error(&e) }),
+    }
+}
+
+fn solve_sudoku(r: &SudokuRequest) -> Value {
+    let invalid = |error: String| json!({ "records": [ { "line": 1, "verdict": "invalid", "error": error } ], "total": 1 });
+    let mut shape = match r.shape.map(|(a, b)| sudoku::Shape::new(a, b)).transpose() {
+        Ok(s) => s,
+        Err(e) => return invalid(e.to_string()),
     };
-    let rules = Rules::default().diagonals(r.x);
+    let regions = match r.regions.as_deref().map(sudoku::Regions::parse).transpose() {
+        Ok(g) => g,
+        Err(e) => return invalid(regions_error(&e)),
+    };
+    if let Some(g) = &regions {
+        // The regions replace the boxes: any shape of their side will do.
+        if shape.is_none_or(|s| s.size() != g.size()) {
+            shape = shape_for_regions(g.size());
+        }
+    }
+    let rules = Rules::default().diagonals(r.x).regions(regions);
     let max = r.max.unwrap_or(2).max(1);
     let limit = r.limit.unwrap_or(MAX_RECORDS).min(MAX_RECORDS);
-    let mut records = sudoku::parse_with(&r.text, shape, &rules);
+    let mut records = sudoku::Reader::new()
+        .shape(shape)
+        .rules(rules.clone())
+        .jigsaw(r.jigsaw)
+        .read(&r.text);
     let total = records.len();
     records.truncate(limit);
     // One template per box shape, encoded once: its solvers take each
@@ -583,6 +684,9 @@ fn solve_sudoku(r: &SudokuRequest) -> Value {
                 "symbols": symbols,
             });
             let mut v = base;
+            if let Some(g) = &rules.regions {
+                v["regions"] = json!(region_cells(g));
+            }
             if let Some(c) = grid.clash_with(&rules) {
                 v["verdict"] = json!("invalid");
                 v["clash"] = json!([[c.first.0, c.first.1], [c.second.0, c.second.1]]);

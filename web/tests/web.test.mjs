@@ -154,6 +154,73 @@ test("typing into the grid: digits and arrows, then Enter solves", async () => {
   }
 });
 
+test("jigsaw: a region map drawn as thick borders, the grid solved as `exactly sudoku --regions`", async () => {
+  const [cells, map] = runCli(["sudoku", "gen", "--jigsaw", "--seed", "3"]).stdout.trim().split(/\s+/);
+  const n = 9;
+  const rows = Array.from({ length: n }, (_, r) => map.slice(r * n, r * n + n));
+  const regionsFile = join(scratch, "jigsaw-regions.txt");
+  const puzzleFile = join(scratch, "jigsaw.txt");
+  writeFileSync(regionsFile, rows.join("\n") + "\n");
+  writeFileSync(puzzleFile, cells + "\n");
+  const expected = runCli(["sudoku", "--regions", regionsFile, puzzleFile]);
+  assert.equal(expected.status, 0, expected.stderr);
+  const s = await openPage();
+  try {
+    const p = s.page;
+    await p.click("#nav-sudoku");
+    await p.click("#sudoku-jigsaw summary");
+    // A map with a region of the wrong size is refused, at its line.
+    await setText(p, "#sudoku-regions", "AAB\nAAB\nCCC\n");
+    await p.click("#sudoku-regions-use");
+    await p.waitForFunction(() => document.querySelector("#sudoku-regions-status").textContent !== "");
+    const badFile = join(scratch, "jigsaw-bad-regions.txt");
+    writeFileSync(badFile, "AAB\nAAB\nCCC\n");
+    const refused = runCli(["sudoku", "--regions", badFile, puzzleFile]);
+    assert.equal(refused.status, 2);
+    const said = await p.textContent("#sudoku-regions-status");
+    assert.match(said, /^region map: /);
+    // The same complaint as the CLI's, which prefixes the file's name.
+    assert.ok(refused.stderr.includes(said.slice("region map: ".length)), `${said} / ${refused.stderr}`);
+    await setText(p, "#sudoku-regions", rows.join("\n") + "\n");
+    await p.click("#sudoku-regions-use");
+    await p.waitForFunction(() => document.querySelector("#sudoku-regions-status").textContent.includes("9 regions"));
+    // Thick borders exactly where neighbours lie in different regions.
+    const borders = await p.$$eval("#sudoku-grid .cell", (cs) =>
+      cs.map((c) => [c.classList.contains("box-right"), c.classList.contains("box-bottom")]),
+    );
+    for (let i = 0; i < n * n; i++) {
+      const [r, c] = [Math.floor(i / n), i % n];
+      assert.equal(borders[i][0], c < n - 1 && map[i] !== map[i + 1], `right of cell ${i}`);
+      assert.equal(borders[i][1], r < n - 1 && map[i] !== map[i + n], `below cell ${i}`);
+    }
+    // The puzzle pasted: the map's regions for it too; it loads into the grid.
+    await setText(p, "#sudoku-paste", cells + "\n");
+    await p.click("#sudoku-paste-solve");
+    await p.waitForFunction(() => document.querySelector("#sudoku-text").textContent !== "");
+    assert.equal(await p.textContent("#sudoku-text"), expected.stdout.trim());
+    // Solved again from the grid, with the regions it shows.
+    await p.$eval("#sudoku-verdict", (v) => (v.textContent = ""));
+    await p.click("#sudoku-grid .cell >> nth=0");
+    await p.keyboard.press("Enter");
+    await p.waitForFunction(() => document.querySelector("#sudoku-verdict").textContent !== "");
+    assert.equal(await p.textContent("#sudoku-verdict"), "unique");
+    const shown = await p.$$eval("#sudoku-grid .cell", (cs) => cs.map((c) => c.value).join(""));
+    assert.equal(shown, expected.stdout.trim());
+    const after = await p.$$eval("#sudoku-grid .cell", (cs) => cs.filter((c) => c.classList.contains("box-right")).length);
+    assert.equal(after, borders.filter(([right]) => right).length);
+    // The same puzzle as a `--jigsaw` line with its own map.
+    await p.click("#sudoku-regions-off");
+    await setText(p, "#sudoku-paste", `${cells} ${map}\n`);
+    await p.check("#sudoku-jigsaw-lines");
+    await p.click("#sudoku-paste-solve");
+    await p.waitForFunction(() => document.querySelector("#sudoku-text").textContent !== "");
+    assert.equal(await p.textContent("#sudoku-text"), expected.stdout.trim());
+    assert.equal(await p.locator("#sudoku-grid.jigsaw").count(), 1);
+  } finally {
+    await s.close();
+  }
+});
+
 test("the dance: stepping Knuth's 7-item example is `exactly solve --trace`", async () => {
   const file = join(ROOT, "testdata", "knuth-example.dlx");
   const r = runCli(["solve", "--trace", file]);
@@ -299,6 +366,52 @@ test("cancelling a long count stops within a second", async () => {
     await p.click("#solve-count");
     await p.waitForFunction(() => document.querySelector("#solve-result").textContent !== "");
     assert.equal(await p.textContent("#solve-result"), "1 solutions");
+  } finally {
+    await s.close();
+  }
+});
+
+test("multiplicities counted and the cheapest solution found, as the CLI's", async () => {
+  // Three queens dominating the 5x5 board: every square held 1 to 3 times.
+  const n = 5;
+  const k = 3;
+  const squares = [];
+  for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) squares.push([r, c]);
+  const name = ([r, c]) => `s${r}${c}`;
+  const lines = [`${k}|q ` + squares.map((q) => `1:${k}|${name(q)}`).join(" ")];
+  for (const [r, c] of squares) {
+    const seen = squares.filter(([a, b]) => a === r || b === c || a - b === r - c || a + b === r + c);
+    lines.push("q " + seen.map(name).join(" "));
+  }
+  const dominate = lines.join("\n") + "\n";
+  const dominateFile = join(scratch, "dominate-5.dlx");
+  writeFileSync(dominateFile, dominate);
+  const counted = runCli(["count", dominateFile]);
+  assert.equal(counted.status, 0, counted.stderr);
+  const costs = join(ROOT, "testdata", "queens-10-costs.dlx");
+  const cheapest = runCli(["solve", "--min-cost", costs]);
+  assert.equal(cheapest.status, 0, cheapest.stderr);
+  const [first, ...options] = cheapest.stdout.trim().split("\n");
+  const cost = /^\| cost (\d+)$/.exec(first)?.[1];
+  assert.ok(cost, first);
+  const s = await openPage();
+  try {
+    const p = s.page;
+    await p.click("#nav-solve");
+    await setText(p, "#solve-input", dominate);
+    await p.click("#solve-count");
+    await p.waitForFunction(() => document.querySelector("#solve-result").textContent !== "");
+    assert.equal(await p.textContent("#solve-result"), `${counted.stdout.trim()} solutions`);
+    // Listing them is left to the CLI, and says so.
+    await p.click("#solve-list");
+    await p.waitForSelector("#solve-error:not([hidden])");
+    assert.match(await p.textContent("#solve-error .where"), /multiplicities/);
+    await setText(p, "#solve-input", read(costs));
+    await p.click("#solve-min-cost");
+    await p.waitForFunction(() => document.querySelector("#solve-result").textContent !== "");
+    assert.equal(await p.textContent("#solve-result"), `cheapest cost ${cost}`);
+    const shown = await p.$$eval("#solve-solutions .opt", (os) => os.map((o) => o.textContent));
+    assert.deepEqual(shown, options);
   } finally {
     await s.close();
   }

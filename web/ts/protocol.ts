@@ -3,10 +3,21 @@
 /** A request to the engine (see web/src/lib.rs). */
 export type Request =
   | { cmd: "count"; text: string }
+  | { cmd: "min_cost"; text: string }
   | { cmd: "list_start"; text: string }
   | { cmd: "list_next"; n: number }
   | { cmd: "trace"; text: string; max_nodes?: number }
-  | { cmd: "sudoku"; text: string; box?: [number, number]; x?: boolean; max?: number; limit?: number };
+  | {
+      cmd: "sudoku";
+      text: string;
+      box?: [number, number];
+      x?: boolean;
+      max?: number;
+      limit?: number;
+      regions?: string;
+      jigsaw?: boolean;
+    }
+  | { cmd: "regions"; text: string };
 
 /** The engine's progress report. */
 export interface Progress {

@@ -28,6 +28,16 @@ interface ListAnswer {
   ms: number;
 }
 
+interface MinCostAnswer {
+  error?: ParseErrorInfo;
+  info?: ProblemInfo;
+  cost?: string | null;
+  options?: string[] | null;
+  outcome?: string;
+  nodes?: number;
+  ms?: number;
+}
+
 /** Solutions listed per click of "More". */
 const PAGE = 20;
 
@@ -54,6 +64,7 @@ export class SolveView {
     });
     byId("solve-count").addEventListener("click", () => void this.count());
     byId("solve-list").addEventListener("click", () => void this.list());
+    byId("solve-min-cost").addEventListener("click", () => void this.minCost());
     byId("solve-more").addEventListener("click", () => void this.more());
     byId("solve-cancel").addEventListener("click", () => this.cancel());
     byId("solve-download-knuth").addEventListener("click", () => this.download("knuth"));
@@ -71,6 +82,7 @@ export class SolveView {
     byId<HTMLButtonElement>("solve-cancel").disabled = !on;
     byId<HTMLButtonElement>("solve-count").disabled = on;
     byId<HTMLButtonElement>("solve-list").disabled = on;
+    byId<HTMLButtonElement>("solve-min-cost").disabled = on;
     byId("solve-status").textContent = what;
     const bar = byId<HTMLProgressElement>("solve-progress");
     bar.hidden = !on;
@@ -126,6 +138,40 @@ export class SolveView {
       result.textContent = `${a.count} solutions${stopped}`;
       byId("solve-status").textContent =
         `${a.nodes?.toLocaleString("en")} nodes in ${ms(a.ms ?? 0)} (${a.info?.items} items, ${a.info?.options} options; ${a.engine} engine)`;
+    } catch (e) {
+      this.busy(false, e instanceof Cancelled ? "cancelled" : String(e));
+    }
+  }
+
+  /** A cheapest solution by branch and bound (`exactly solve --min-cost`). */
+  async minCost(): Promise<void> {
+    this.showError(null);
+    this.listed = [];
+    this.listing = false;
+    byId<HTMLButtonElement>("solve-more").disabled = true;
+    const ol = byId<HTMLOListElement>("solve-solutions");
+    ol.replaceChildren();
+    const result = byId("solve-result");
+    result.textContent = "";
+    this.busy(true, "looking for the cheapest solution…");
+    try {
+      const a = (await this.engine.run({ cmd: "min_cost", text: this.input.value }, { fresh: true })) as MinCostAnswer;
+      this.busy(false, "");
+      if (a.error) {
+        this.showError(a.error);
+        return;
+      }
+      const stopped = a.outcome === "complete" ? "" : ` (stopped: ${a.outcome}; the best found)`;
+      if (a.cost == null || !a.options) {
+        result.textContent = `no solution${stopped}`;
+      } else {
+        result.textContent = `cheapest cost ${a.cost}${stopped}`;
+        const li = el("li");
+        for (const o of a.options) li.append(el("div", "opt", o));
+        ol.append(li);
+      }
+      byId("solve-status").textContent =
+        `${a.nodes?.toLocaleString("en")} nodes in ${ms(a.ms ?? 0)} (${a.info?.items} items, ${a.info?.options} options)`;
     } catch (e) {
       this.busy(false, e instanceof Cancelled ? "cancelled" : String(e));
     }

@@ -20,6 +20,14 @@ interface SudokuRecord {
   count?: number;
   nodes?: number;
   ms?: number;
+  regions?: number[];
+}
+
+interface RegionsAnswer {
+  size?: number;
+  box?: [number, number] | null;
+  regions?: number[];
+  error?: string;
 }
 
 interface SudokuAnswer {
@@ -38,6 +46,13 @@ const SHAPES: [number, number][] = [
 ];
 const ALPHABET = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
+/** A region map the engine reads: each cell's region as a word, one row a line. */
+function regionMap(regions: number[], n: number): string {
+  const lines: string[] = [];
+  for (let r = 0; r < n; r++) lines.push(regions.slice(r * n, r * n + n).join(" "));
+  return lines.join("\n") + "\n";
+}
+
 export class SudokuView {
   private engine = new Engine();
   private rows = 3;
@@ -46,6 +61,9 @@ export class SudokuView {
   private symbols: string[] = [];
   private inputs: HTMLInputElement[] = [];
   private records: SudokuRecord[] = [];
+  /** Jigsaw: each cell's region, and the map the engine read them from. */
+  private regions: number[] | null = null;
+  private regionText: string | null = null;
   private grid = byId("sudoku-grid");
 
   constructor() {
@@ -58,7 +76,16 @@ export class SudokuView {
     shape.value = "3x3";
     shape.addEventListener("change", () => {
       const [r, c] = shape.value.split("x").map(Number);
+      this.regions = null;
+      this.regionText = null;
       this.setShape(r!, c!, null);
+    });
+    byId("sudoku-regions-use").addEventListener("click", () => void this.useRegions());
+    byId("sudoku-regions-off").addEventListener("click", () => {
+      this.regions = null;
+      this.regionText = null;
+      byId("sudoku-regions-status").textContent = "";
+      this.setShape(this.rows, this.cols, this.cells, this.symbols);
     });
     byId("sudoku-solve").addEventListener("click", () => void this.solveGrid());
     byId("sudoku-clear").addEventListener("click", () => this.setShape(this.rows, this.cols, null));
@@ -71,11 +98,18 @@ export class SudokuView {
     this.rows = rows;
     this.cols = cols;
     const n = rows * cols;
-    byId<HTMLSelectElement>("sudoku-shape").value = `${rows}x${cols}`;
+    const select = byId<HTMLSelectElement>("sudoku-shape");
+    if (![...select.options].some((o) => o.value === `${rows}x${cols}`)) {
+      const o = el("option", undefined, `${n}x${n} (boxes ${rows}x${cols})`);
+      o.value = `${rows}x${cols}`;
+      select.append(o);
+    }
+    select.value = `${rows}x${cols}`;
+    const regions = this.regions?.length === n * n ? this.regions : null;
     this.cells = givens ? [...givens] : new Array<number>(n * n).fill(0);
     this.symbols = symbols ?? [...ALPHABET.slice(0, n)];
     this.grid.style.setProperty("--n", String(n));
-    this.grid.className = `sgrid n${n}`;
+    this.grid.className = `sgrid n${n}${regions ? " jigsaw" : ""}`;
     this.inputs = [];
     const frag = document.createDocumentFragment();
     for (let i = 0; i < n * n; i++) {
@@ -88,8 +122,11 @@ export class SudokuView {
       input.maxLength = 2;
       input.setAttribute("aria-label", `row ${r + 1}, column ${c + 1}`);
       input.dataset.i = String(i);
-      if (c % cols === cols - 1 && c !== n - 1) input.classList.add("box-right");
-      if (r % rows === rows - 1 && r !== n - 1) input.classList.add("box-bottom");
+      // Thick lines between boxes, or between regions.
+      const right = regions ? c !== n - 1 && regions[i] !== regions[i + 1] : c % cols === cols - 1 && c !== n - 1;
+      const bottom = regions ? r !== n - 1 && regions[i] !== regions[i + n] : r % rows === rows - 1 && r !== n - 1;
+      if (right) input.classList.add("box-right");
+      if (bottom) input.classList.add("box-bottom");
       input.value = this.symbol(this.cells[i]!);
       if (this.cells[i]) input.classList.add("given");
       input.addEventListener("keydown", (ev) => this.keydown(ev, i));
@@ -194,15 +231,44 @@ export class SudokuView {
     return byId<HTMLInputElement>("sudoku-x").checked;
   }
 
+  /** Reads the region map and redraws the grid with its regions. */
+  async useRegions(): Promise<void> {
+    const text = byId<HTMLTextAreaElement>("sudoku-regions").value;
+    const status = byId("sudoku-regions-status");
+    let answer: RegionsAnswer;
+    try {
+      answer = (await this.engine.run({ cmd: "regions", text })) as RegionsAnswer;
+    } catch (e) {
+      status.textContent = String(e);
+      return;
+    }
+    if (answer.error || !answer.regions || !answer.size) {
+      status.textContent = answer.error ?? "no regions";
+      status.className = "verdict invalid";
+      return;
+    }
+    const n = answer.size;
+    const [rows, cols] = answer.box ?? [1, n];
+    const keep = rows * cols === this.rows * this.cols;
+    this.regions = answer.regions;
+    this.regionText = text;
+    status.textContent = `${n} regions of ${n} cells`;
+    status.className = "muted";
+    this.setShape(rows, cols, keep ? this.cells : null, keep ? this.symbols : undefined);
+  }
+
   async solveGrid(): Promise<void> {
-    const answer = await this.ask({ cmd: "sudoku", text: this.gridText(), box: [this.rows, this.cols], x: this.x(), max: 2 });
+    const regions = this.regionText ?? undefined;
+    const answer = await this.ask({ cmd: "sudoku", text: this.gridText(), box: [this.rows, this.cols], x: this.x(), max: 2, regions });
     const rec = answer?.records[0];
     if (rec) this.show(rec, false);
   }
 
   async solvePasted(): Promise<void> {
     const text = byId<HTMLTextAreaElement>("sudoku-paste").value;
-    const answer = await this.ask({ cmd: "sudoku", text, x: this.x(), max: 2, limit: 1000 });
+    const jigsaw = byId<HTMLInputElement>("sudoku-jigsaw-lines").checked;
+    const regions = jigsaw ? undefined : (this.regionText ?? undefined);
+    const answer = await this.ask({ cmd: "sudoku", text, x: this.x(), max: 2, limit: 1000, regions, jigsaw });
     if (!answer) return;
     this.records = answer.records;
     const batch = byId("sudoku-batch");
@@ -229,7 +295,16 @@ export class SudokuView {
     this.show(answer.records[0]!, true);
   }
 
-  private async ask(req: { cmd: "sudoku"; text: string; box?: [number, number]; x: boolean; max: number; limit?: number }): Promise<SudokuAnswer | null> {
+  private async ask(req: {
+    cmd: "sudoku";
+    text: string;
+    box?: [number, number];
+    x: boolean;
+    max: number;
+    limit?: number;
+    regions?: string;
+    jigsaw?: boolean;
+  }): Promise<SudokuAnswer | null> {
     const status = byId("sudoku-time");
     status.textContent = "solving…";
     byId<HTMLButtonElement>("sudoku-cancel").disabled = false;
@@ -245,6 +320,10 @@ export class SudokuView {
 
   private show(rec: SudokuRecord, load: boolean): void {
     if (load && rec.size && rec.box && rec.givens) {
+      // A jigsaw record's regions (its own, or the map's) are drawn, and
+      // solving the grid again uses them.
+      this.regions = rec.regions ?? null;
+      this.regionText = rec.regions ? regionMap(rec.regions, rec.size) : null;
       this.setShape(rec.box[0], rec.box[1], rec.givens, rec.symbols);
     }
     this.clearResult();

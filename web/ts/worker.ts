@@ -25,7 +25,6 @@ function post(message: FromWorker): void {
 const ready: Promise<EngineExports> = (async () => {
   const response = await fetch(new URL("exactly.wasm", scope.location.href));
   if (!response.ok) throw new Error(`exactly.wasm: HTTP ${response.status}`);
-  const bytes = await response.arrayBuffer();
   const env = {
     now_ms: (): number => performance.now(),
     progress: (nodes: number, solutions: number, fraction: number, depth: number, ms: number): void => {
@@ -33,7 +32,13 @@ const ready: Promise<EngineExports> = (async () => {
       post({ type: "progress", id: current, progress });
     },
   };
-  const { instance } = await WebAssembly.instantiate(bytes, { env });
+  // Streaming compiles while the bytes arrive, and lets the browser cache
+  // the optimized machine code with the file for the next visit; a server
+  // that does not send `application/wasm` gets the plain path.
+  const streamed = response.headers.get("content-type")?.startsWith("application/wasm") ?? false;
+  const { instance } = streamed
+    ? await WebAssembly.instantiateStreaming(response, { env })
+    : await WebAssembly.instantiate(await response.arrayBuffer(), { env });
   return instance.exports as unknown as EngineExports;
 })();
 
