@@ -571,8 +571,8 @@ pub struct SolveArgs {
 #[derive(Debug, Args)]
 pub struct EveryArg {
     /// Print only every M-th solution (the M-th, the 2M-th, ...), as Knuth's
-    /// programs do with their spacing option; JSON keeps each solution's
-    /// number.
+    /// programs do with their spacing option; `solve -o json` records keep
+    /// each solution's number.
     #[arg(long, value_name = "M", default_value_t = 1, value_parser = parse_limit)]
     pub every: u64,
 }

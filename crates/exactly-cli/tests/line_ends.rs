@@ -58,11 +58,26 @@ fn sudoku_records_in_every_layout() {
     for (tag, file) in [
         ("lines", "crates/exactly-puzzles/testdata/sudoku/9x9.txt"),
         ("grids", "crates/exactly-puzzles/testdata/sudoku/4x4.txt"),
-        ("sdm", "crates/exactly-puzzles/testdata/sudoku/formats/collection.sdm"),
-        ("sdk", "crates/exactly-puzzles/testdata/sudoku/formats/puzzle.sdk"),
-        ("ss", "crates/exactly-puzzles/testdata/sudoku/formats/puzzle.ss"),
-        ("csv", "crates/exactly-puzzles/testdata/sudoku/formats/quizzes.csv"),
-        ("bordered", "crates/exactly-puzzles/testdata/sudoku/formats/bordered-6x6.txt"),
+        (
+            "sdm",
+            "crates/exactly-puzzles/testdata/sudoku/formats/collection.sdm",
+        ),
+        (
+            "sdk",
+            "crates/exactly-puzzles/testdata/sudoku/formats/puzzle.sdk",
+        ),
+        (
+            "ss",
+            "crates/exactly-puzzles/testdata/sudoku/formats/puzzle.ss",
+        ),
+        (
+            "csv",
+            "crates/exactly-puzzles/testdata/sudoku/formats/quizzes.csv",
+        ),
+        (
+            "bordered",
+            "crates/exactly-puzzles/testdata/sudoku/formats/bordered-6x6.txt",
+        ),
     ] {
         let (_, out) = same_answers(&format!("sudoku-{tag}"), &["sudoku", "{}"], &read(file));
         assert!(!out.is_empty(), "{tag}");

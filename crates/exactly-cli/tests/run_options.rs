@@ -347,7 +347,10 @@ fn every_applies_to_the_puzzle_front_ends() {
         (&["queens", "6"][..], true),
         (&["queens", "8"], true),
         (&["langford", "7"], false),
-        (&["polyomino", "--set", "pentominoes", "--board", "3x20"], true),
+        (
+            &["polyomino", "--set", "pentominoes", "--board", "3x20"],
+            true,
+        ),
     ] {
         let (status, all, _) = run(args, b"");
         assert_eq!(status, Some(0), "{args:?}");
@@ -407,14 +410,20 @@ fn stats_as_json_for_diagrams_and_minimum_covers() {
         let stats = &lines[0];
         assert_eq!(stats["engine"], "zdd", "{args:?}");
         for field in ["nodes", "memos", "hits", "diagram_nodes", "bytes"] {
-            assert!(stats[field].as_u64().is_some(), "{args:?}: {field} in {stats}");
+            assert!(
+                stats[field].as_u64().is_some(),
+                "{args:?}: {field} in {stats}"
+            );
         }
         assert!(stats["seconds"].as_f64().is_some());
         assert!(stats["diagram_nodes"].as_u64().unwrap() >= 1);
     }
     // The text form is unchanged, and without --stats nothing is printed.
     let (_, _, text) = run(&["zdd", "-s", LANGFORD], b"");
-    assert!(text.lines().any(|l| l.starts_with("diagram nodes: ")), "{text}");
+    assert!(
+        text.lines().any(|l| l.starts_with("diagram nodes: ")),
+        "{text}"
+    );
     let (_, _, silent) = run(&["zdd", LANGFORD], b"");
     assert_eq!(silent, "");
     // The same diagram, the same figures apart from the time.
@@ -443,7 +452,10 @@ fn stats_as_json_for_diagrams_and_minimum_covers() {
         assert!(lines[1]["iterations"].as_u64().unwrap() >= 1, "{args:?}");
     }
     let (_, _, text) = run(&["squares", "3", "-s"], b"");
-    assert!(text.lines().any(|l| l.starts_with("iterations: ")), "{text}");
+    assert!(
+        text.lines().any(|l| l.starts_with("iterations: ")),
+        "{text}"
+    );
     let (_, _, silent) = run(&["squares", "3"], b"");
     assert_eq!(silent, "");
 }

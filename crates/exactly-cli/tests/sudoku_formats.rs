@@ -27,7 +27,12 @@ fn read(name: &str) -> String {
 
 /// The solutions of a `puzzle:solution` test file.
 fn solutions(name: &str) -> Vec<String> {
-    let text = std::fs::read_to_string(common::root().join("crates/exactly-puzzles/testdata/sudoku").join(name)).unwrap();
+    let text = std::fs::read_to_string(
+        common::root()
+            .join("crates/exactly-puzzles/testdata/sudoku")
+            .join(name),
+    )
+    .unwrap();
     text.lines()
         .filter(|l| !l.starts_with('#'))
         .map(|l| l.split_once(':').unwrap().1.to_string())

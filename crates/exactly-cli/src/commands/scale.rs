@@ -592,8 +592,8 @@ pub fn solve_threads(args: &SolveArgs, input: &Input, threads: usize) -> anyhow:
     let (split, above) =
         parallel::split_with_solutions(problem, engine, PER_THREAD * threads, MAX_DEPTH);
     let subproblems = split.subproblems;
-    let mut printer =
-        Printer::new(BufWriter::new(io::stdout()), args.format, input, None).every(args.every.every);
+    let mut printer = Printer::new(BufWriter::new(io::stdout()), args.format, input, None)
+        .every(args.every.every);
     let mut found = 0u128;
     let mut failed = None;
     for s in &above {
