@@ -165,6 +165,11 @@ pub struct ZddBudget {
     /// time) on stderr.
     #[arg(short, long)]
     pub stats: bool,
+
+    /// How --stats prints: `text` lines, or one `json` object on a line
+    /// (implies --stats).
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = StatsFormat::Text)]
+    pub stats_format: StatsFormat,
 }
 
 /// How `exactly zdd` writes the diagram.
@@ -294,10 +299,12 @@ pub struct QueensArgs {
     #[arg(long, value_enum, default_value_t = QueensOrder::Organ)]
     pub order: QueensOrder,
     /// Print only the number of solutions.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "every")]
     pub count: bool,
     #[command(flatten)]
     pub search: SearchArgs,
+    #[command(flatten)]
+    pub every: EveryArg,
 }
 
 /// Arguments of `exactly langford`.
@@ -311,10 +318,12 @@ pub struct LangfordArgs {
     #[arg(long)]
     pub symbreak: bool,
     /// Print only the number of solutions.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "every")]
     pub count: bool,
     #[command(flatten)]
     pub search: SearchArgs,
+    #[command(flatten)]
+    pub every: EveryArg,
 }
 
 /// The built-in piece sets of `--set`.
@@ -365,10 +374,12 @@ pub struct PolyominoArgs {
     #[command(flatten)]
     pub spec: PolyominoSpec,
     /// Print only the number of solutions.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "every")]
     pub count: bool,
     #[command(flatten)]
     pub search: SearchArgs,
+    #[command(flatten)]
+    pub every: EveryArg,
 }
 
 /// Where a problem comes from and how to read it.
@@ -528,12 +539,12 @@ pub struct SolveArgs {
 
     /// Print one cheapest solution (option costs are the `|n` tokens), by
     /// branch-and-bound; its cost comes first (`| cost N` in knuth format).
-    #[arg(long, conflicts_with = "best")]
+    #[arg(long, conflicts_with_all = ["best", "every"])]
     pub min_cost: bool,
 
     /// Print the K cheapest distinct solution costs, one solution each,
     /// cheapest first.
-    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..), conflicts_with = "every")]
     pub best: Option<u64>,
 
     #[command(flatten)]
@@ -548,13 +559,21 @@ pub struct SolveArgs {
 
     /// Solve under `mpirun`: rank 0 hands out subproblems and prints every
     /// solution the other ranks send (needs a build with the `mpi` feature).
-    #[arg(long, conflicts_with = "threads", hide = cfg!(not(feature = "mpi")))]
+    #[arg(long, conflicts_with_all = ["threads", "every"], hide = cfg!(not(feature = "mpi")))]
     pub mpi: bool,
 
+    #[command(flatten)]
+    pub every: EveryArg,
+}
+
+/// `--every M`, for the commands that print solutions (`solve`, `queens`,
+/// `langford`, `polyomino`).
+#[derive(Debug, Args)]
+pub struct EveryArg {
     /// Print only every M-th solution (the M-th, the 2M-th, ...), as Knuth's
-    /// programs do with their spacing option; JSON keeps each solution's
-    /// number.
-    #[arg(long, value_name = "M", default_value_t = 1, value_parser = parse_limit, conflicts_with_all = ["mpi", "min_cost", "best"])]
+    /// programs do with their spacing option; `solve -o json` records keep
+    /// each solution's number.
+    #[arg(long, value_name = "M", default_value_t = 1, value_parser = parse_limit)]
     pub every: u64,
 }
 
@@ -777,9 +796,14 @@ pub struct SquaresArgs {
     #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = parse_size, allow_hyphen_values = true)]
     pub removed: Vec<usize>,
 
-    /// Print statistics (nodes, IDA* iterations, time) on stderr.
+    /// Print statistics (nodes, updates, IDA* iterations, time) on stderr.
     #[arg(short, long)]
     pub stats: bool,
+
+    /// How --stats prints: `text` lines, or one `json` object on a line
+    /// (implies --stats).
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = StatsFormat::Text)]
+    pub stats_format: StatsFormat,
 
     /// Search without the IDA* estimate (plain iterative deepening), to
     /// measure what the estimate saves.

@@ -10,8 +10,9 @@
 //! - `indices`: one line per solution, the option indices separated by
 //!   blanks (an empty line for the empty solution).
 //!
-//! `solve --every M` prints only the M-th, 2M-th, ... solutions (JSON
-//! records keep the number of each solution among all found).
+//! `--every M` prints only the M-th, 2M-th, ... solutions (JSON records
+//! keep the number of each solution among all found); [`Every`] picks them
+//! for `solve` and for the puzzle front ends alike.
 //!
 //! Counts (`count`, `merge`) print as the number alone on a line, or with
 //! `--format json` as `{"solutions": N, "complete": C}`.
@@ -49,6 +50,32 @@ pub enum OutputFormat {
     Indices,
 }
 
+/// Which solutions `--every M` prints: the M-th, the 2M-th, ...
+#[derive(Clone, Copy, Debug)]
+pub struct Every {
+    /// M (at least 1).
+    every: u128,
+    /// Solutions seen, printed or not.
+    seen: u128,
+}
+
+impl Every {
+    /// Picks every `every`-th solution (0 is taken as 1: all of them).
+    pub fn new(every: u64) -> Self {
+        Every {
+            every: u128::from(every.max(1)),
+            seen: 0,
+        }
+    }
+
+    /// Counts one more solution; returns its number among all seen (from
+    /// 1) when it is one to print.
+    pub fn next(&mut self) -> Option<u128> {
+        self.seen += 1;
+        (self.seen % self.every == 0).then_some(self.seen)
+    }
+}
+
 #[derive(Serialize)]
 struct JsonSolution<'a> {
     solution: u128,
@@ -61,12 +88,10 @@ pub struct Printer<'a, W: Write> {
     out: W,
     format: OutputFormat,
     input: &'a Input,
-    /// Solutions seen, printed or not.
-    seen: u128,
     /// Solutions printed.
     printed: u128,
-    /// Print only every `every`-th solution (`solve --every`).
-    every: u128,
+    /// Which solutions to print (`--every`).
+    every: Every,
     /// Flush after every solution, with the progress bar out of the way (for
     /// a terminal on standard output).
     flush_each: Option<ProgressBar>,
@@ -86,9 +111,8 @@ impl<'a, W: Write> Printer<'a, W> {
             out,
             format,
             input,
-            seen: 0,
             printed: 0,
-            every: 1,
+            every: Every::new(1),
             flush_each,
             line: String::new(),
         }
@@ -97,17 +121,16 @@ impl<'a, W: Write> Printer<'a, W> {
     /// Prints only the `every`-th solutions (the `every`-th, the
     /// 2·`every`-th, ...); JSON records keep each solution's number.
     pub fn every(mut self, every: u64) -> Self {
-        self.every = u128::from(every.max(1));
+        self.every = Every::new(every);
         self
     }
 
     /// Prints one solution (or, with [`Printer::every`], counts it).
     pub fn solution(&mut self, solution: &Solution) -> io::Result<()> {
         let problem = &self.input.problem;
-        self.seen += 1;
-        if self.seen % self.every != 0 {
+        let Some(number) = self.every.next() else {
             return Ok(());
-        }
+        };
         self.printed += 1;
         self.line.clear();
         match self.format {
@@ -126,7 +149,7 @@ impl<'a, W: Write> Printer<'a, W> {
             }
             OutputFormat::Json => {
                 let record = JsonSolution {
-                    solution: self.seen,
+                    solution: number,
                     options: solution
                         .options()
                         .iter()

@@ -232,6 +232,16 @@ fn print_profile(format: StatsFormat) {
     }
 }
 
+/// The IDA* iterations of a minimum cover (`cover --min`, `squares`) after
+/// its statistics: `iterations: N`, or with `--stats-format json` a second
+/// object `{"iterations": N}`.
+pub fn print_iterations(iterations: impl std::fmt::Display, format: StatsFormat) {
+    report::line(&match format {
+        StatsFormat::Text => format!("iterations: {iterations}"),
+        StatsFormat::Json => format!("{{\"iterations\":{iterations}}}"),
+    });
+}
+
 /// Rejects the options that only the exact-cover solver has.
 pub fn check_multi_args(args: &SearchArgs) -> anyhow::Result<()> {
     if traced(args)
@@ -258,7 +268,9 @@ struct JsonStats<'a> {
     seconds: f64,
 }
 
-fn print_stats(stats: &Stats, engine: &str, format: StatsFormat) {
+/// Prints `stats` on stderr as `name: value` lines, or as one
+/// [`JsonStats`] object with `--stats-format json`.
+pub fn print_stats(stats: &Stats, engine: &str, format: StatsFormat) {
     if format == StatsFormat::Json {
         // Bitsets and item masks count no link updates: the field is left
         // out for them.

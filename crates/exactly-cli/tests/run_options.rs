@@ -327,6 +327,193 @@ fn every_prints_every_mth_solution() {
     assert!(stderr.contains("--every"), "{stderr}");
 }
 
+/// Splits the output of a front end (`queens`, `polyomino`: boards
+/// separated by blank lines; `langford`: one line each) into its solutions.
+fn solutions(stdout: &str, blocks: bool) -> Vec<String> {
+    if blocks {
+        stdout
+            .split("\n\n")
+            .filter(|b| !b.trim().is_empty())
+            .map(|b| b.trim_end().to_string())
+            .collect()
+    } else {
+        stdout.lines().map(str::to_string).collect()
+    }
+}
+
+#[test]
+fn every_applies_to_the_puzzle_front_ends() {
+    for (args, blocks) in [
+        (&["queens", "6"][..], true),
+        (&["queens", "8"], true),
+        (&["langford", "7"], false),
+        (
+            &["polyomino", "--set", "pentominoes", "--board", "3x20"],
+            true,
+        ),
+    ] {
+        let (status, all, _) = run(args, b"");
+        assert_eq!(status, Some(0), "{args:?}");
+        let all = solutions(&all, blocks);
+        assert!(all.len() >= 4, "{args:?}");
+        for m in ["1", "2", "3", &all.len().to_string()] {
+            let mut with = args.to_vec();
+            with.extend(["--every", m]);
+            let (status, some, stderr) = run(&with, b"");
+            assert_eq!(status, Some(0), "{with:?}: {stderr}");
+            let step: usize = m.parse().unwrap();
+            let expected: Vec<&String> = all.iter().skip(step - 1).step_by(step).collect();
+            assert_eq!(
+                solutions(&some, blocks).iter().collect::<Vec<_>>(),
+                expected,
+                "{with:?}"
+            );
+        }
+    }
+    // --every with --limit: the limit counts every solution found, printed
+    // or not (as for solve).
+    let (_, all, _) = run(&["langford", "7"], b"");
+    let all = solutions(&all, false);
+    let (status, some, _) = run(&["langford", "7", "--every", "2", "-n", "5"], b"");
+    assert_eq!(status, Some(0));
+    assert_eq!(solutions(&some, false), [all[1].clone(), all[3].clone()]);
+    // Past the last solution: nothing printed, but solutions were found.
+    let (status, none, _) = run(&["queens", "6", "--every", "5"], b"");
+    assert_eq!((status, none.as_str()), (Some(0), ""));
+    // --count prints no solution, so --every does not go with it.
+    let (status, _, stderr) = run(&["queens", "6", "--count", "--every", "2"], b"");
+    assert_eq!(status, Some(2));
+    assert!(stderr.contains("--every"), "{stderr}");
+}
+
+#[test]
+fn every_on_threads_prints_one_in_m() {
+    // On threads the order is not fixed, but the number printed is.
+    let (status, stdout, _) = run(&["solve", "-j", "2", "--every", "1000", LANGFORD], b"");
+    assert_eq!(status, Some(0));
+    assert_eq!(stdout.split("\n\n").count(), 35584 / 1000);
+}
+
+#[test]
+fn stats_as_json_for_diagrams_and_minimum_covers() {
+    // zdd, sample and count --zdd: one object with the build's figures.
+    for args in [
+        &["zdd", "--stats-format", "json", LANGFORD][..],
+        &["sample", "-n", "2", "--stats-format", "json", LANGFORD],
+        &["count", "--zdd", "--stats-format", "json", LANGFORD],
+        &["zdd", "-s", "--stats-format", "json", LANGFORD],
+    ] {
+        let (status, _, stderr) = run(args, b"");
+        assert_eq!(status, Some(0), "{args:?}: {stderr}");
+        let lines: Vec<Value> = stderr.lines().map(json).collect();
+        assert_eq!(lines.len(), 1, "{args:?}: {stderr}");
+        let stats = &lines[0];
+        assert_eq!(stats["engine"], "zdd", "{args:?}");
+        for field in ["nodes", "memos", "hits", "diagram_nodes", "bytes"] {
+            assert!(
+                stats[field].as_u64().is_some(),
+                "{args:?}: {field} in {stats}"
+            );
+        }
+        assert!(stats["seconds"].as_f64().is_some());
+        assert!(stats["diagram_nodes"].as_u64().unwrap() >= 1);
+    }
+    // The text form is unchanged, and without --stats nothing is printed.
+    let (_, _, text) = run(&["zdd", "-s", LANGFORD], b"");
+    assert!(
+        text.lines().any(|l| l.starts_with("diagram nodes: ")),
+        "{text}"
+    );
+    let (_, _, silent) = run(&["zdd", LANGFORD], b"");
+    assert_eq!(silent, "");
+    // The same diagram, the same figures apart from the time.
+    let figures = |args: &[&str]| {
+        let (_, _, stderr) = run(args, b"");
+        let mut v = json(stderr.trim());
+        v["seconds"] = Value::Null;
+        v
+    };
+    assert_eq!(
+        figures(&["zdd", "--stats-format", "json", LANGFORD]),
+        figures(&["count", "--zdd", "--stats-format", "json", LANGFORD])
+    );
+
+    // squares and cover --min: the search's object, then the iterations.
+    for args in [
+        &["squares", "3", "--stats-format", "json"][..],
+        &["cover", "--min", "--stats-format", "json", KNUTH],
+    ] {
+        let (status, _, stderr) = run(args, b"");
+        assert_eq!(status, Some(0), "{args:?}: {stderr}");
+        let lines: Vec<Value> = stderr.lines().map(json).collect();
+        assert_eq!(lines.len(), 2, "{args:?}: {stderr}");
+        assert_eq!(lines[0]["engine"], "min-cover");
+        assert!(lines[0]["nodes"].as_u64().unwrap() >= 1, "{args:?}");
+        assert!(lines[1]["iterations"].as_u64().unwrap() >= 1, "{args:?}");
+    }
+    let (_, _, text) = run(&["squares", "3", "-s"], b"");
+    assert!(
+        text.lines().any(|l| l.starts_with("iterations: ")),
+        "{text}"
+    );
+    let (_, _, silent) = run(&["squares", "3"], b"");
+    assert_eq!(silent, "");
+}
+
+#[test]
+fn count_zdd_refuses_the_options_of_a_plain_search() {
+    for flag in ["--profile", "--trace", "--report-every"] {
+        let mut args = vec!["count", "--zdd", flag];
+        if flag == "--report-every" {
+            args.push("1");
+        }
+        args.push(KNUTH);
+        let (status, _, stderr) = run(&args, b"");
+        assert_eq!(status, Some(2), "{args:?}");
+        assert!(stderr.contains(flag), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn shard_stats_as_json() {
+    let dir = std::env::temp_dir().join(format!("exactly-shard-json-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let plan = dir.join("l11.plan");
+    let (_, text, _) = run(&["plan", LANGFORD, "--cubes", "16"], b"");
+    std::fs::write(&plan, text).unwrap();
+    let plan = plan.to_str().unwrap();
+    let mut done = 0;
+    for (i, shard) in ["0/2", "1/2"].into_iter().enumerate() {
+        let (status, _, stderr) = run(
+            &[
+                "count",
+                "--plan",
+                plan,
+                "--shard",
+                shard,
+                "--stats-format",
+                "json",
+                LANGFORD,
+            ],
+            b"",
+        );
+        assert_eq!(status, Some(0), "{stderr}");
+        let lines: Vec<Value> = stderr.lines().map(json).collect();
+        assert_eq!(lines.len(), 1, "{stderr}");
+        let s = &lines[0];
+        assert_eq!(s["shard"].as_u64(), Some(i as u64), "{s}");
+        assert_eq!(s["shards"], 2, "{s}");
+        assert!(s["subproblems"].as_u64().unwrap() >= 16, "{s}");
+        assert!(s["nodes"].as_u64().is_some() && s["seconds"].as_f64().is_some());
+        done += s["subproblems_done"].as_u64().unwrap();
+        if i == 1 {
+            // The two shards share the plan's subproblems out.
+            assert_eq!(done, s["subproblems"].as_u64().unwrap(), "{s}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn profile_counts_nodes_at_each_level() {
     // Knuth's example: the root; a's two options; b's one option under

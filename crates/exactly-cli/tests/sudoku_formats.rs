@@ -1,5 +1,5 @@
 //! `exactly sudoku` on the files of other sudoku programs
-//! (`testdata/sudoku/formats/`): each format read, detected record by
+//! (`crates/exactly-puzzles/testdata/sudoku/formats/`): each format read, detected record by
 //! record or forced with `--input-format`, written with `--format` and read
 //! back; CSV solutions checked; `--all` listing every solution.
 
@@ -18,7 +18,7 @@ fn sudoku(args: &[&str], stdin: &str) -> (i32, String, String) {
 }
 
 fn sample(name: &str) -> String {
-    format!("testdata/sudoku/formats/{name}")
+    format!("crates/exactly-puzzles/testdata/sudoku/formats/{name}")
 }
 
 fn read(name: &str) -> String {
@@ -27,7 +27,12 @@ fn read(name: &str) -> String {
 
 /// The solutions of a `puzzle:solution` test file.
 fn solutions(name: &str) -> Vec<String> {
-    let text = std::fs::read_to_string(common::root().join("testdata/sudoku").join(name)).unwrap();
+    let text = std::fs::read_to_string(
+        common::root()
+            .join("crates/exactly-puzzles/testdata/sudoku")
+            .join(name),
+    )
+    .unwrap();
     text.lines()
         .filter(|l| !l.starts_with('#'))
         .map(|l| l.split_once(':').unwrap().1.to_string())

@@ -92,7 +92,9 @@ const FILES: &[(&str, usize, usize, Symbols, usize, usize)] = &[
 ];
 
 fn testdata(name: &str) -> PathBuf {
-    root().join("testdata/sudoku").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata/sudoku")
+        .join(name)
 }
 
 #[test]

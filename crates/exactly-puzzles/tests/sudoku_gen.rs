@@ -1,8 +1,8 @@
 //! Sudoku generation, the technique solver and the whole-matrix encoding:
 //! every generated puzzle re-solved by the exact-cover solver (one
 //! solution, minimal), the same seed giving the same puzzles, the techniques
-//! on published examples (`testdata/sudoku/techniques.txt`), and the
-//! technique solver never placing a wrong value on random puzzles.
+//! on published examples (`testdata/sudoku/techniques.txt` in this crate),
+//! and the technique solver never placing a wrong value on random puzzles.
 
 use std::path::{Path, PathBuf};
 
@@ -11,8 +11,9 @@ use exactly_puzzles::sudoku::logic::{self, Board, Level, State, Technique};
 use exactly_puzzles::sudoku::{self, knuth, Grid, Placement, Rules, Shape, Verdict};
 use proptest::prelude::*;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+/// The crate's own test files (packaged with it).
+fn testdata() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata")
 }
 
 /// One solution, the generator's; and minimal: emptying any orbit of clues
@@ -181,7 +182,7 @@ fn triples(text: &str) -> Vec<Placement> {
 }
 
 fn examples() -> Vec<Example> {
-    let text = std::fs::read_to_string(root().join("testdata/sudoku/techniques.txt")).unwrap();
+    let text = std::fs::read_to_string(testdata().join("sudoku/techniques.txt")).unwrap();
     let mut out = Vec::new();
     for (k, line) in text.lines().enumerate() {
         if line.starts_with('#') || line.trim().is_empty() {
@@ -236,7 +237,7 @@ fn techniques_find_the_published_examples() {
 
 /// The first `k` puzzles of a sample file.
 fn sample(name: &str) -> Vec<Grid> {
-    let text = std::fs::read_to_string(root().join("testdata/sudoku").join(name)).unwrap();
+    let text = std::fs::read_to_string(testdata().join("sudoku").join(name)).unwrap();
     sudoku::parse(&text, None)
         .into_iter()
         .map(|r| r.puzzle.unwrap().grid)

@@ -240,6 +240,30 @@ fn sampling_is_uniform() {
     );
 }
 
+/// The counts behind sampling are computed once per diagram and kept: draws
+/// from a diagram that has already counted (or sampled) are the draws of a
+/// fresh one with the same seed, and a clone draws alike.
+#[test]
+fn kept_counts_give_the_same_draws() {
+    let problem = exactly::format::parse_dlx(&queens_dlx(8)).unwrap();
+    let fresh = ZddBuilder::new(&problem).build().unwrap();
+    let warm = ZddBuilder::new(&problem).build().unwrap();
+    assert_eq!(warm.count_u128(), Some(92));
+    let _ = warm.sample(&mut ZddRng::new(99));
+    let copy = warm.clone();
+    let draws = |zdd: &exactly::zdd::Zdd| -> Vec<Vec<exactly::OptionId>> {
+        let mut rng = ZddRng::new(7);
+        (0..200).map(|_| zdd.sample(&mut rng).unwrap()).collect()
+    };
+    let expected = draws(&fresh);
+    assert_eq!(draws(&warm), expected);
+    assert_eq!(draws(&copy), expected);
+    for s in &expected {
+        exactly::verify(&problem, s).unwrap();
+    }
+    assert_eq!(fresh.count_u128(), Some(92));
+}
+
 /// The n-queens problem in DLX format (rows and columns primary, diagonals
 /// secondary), written here independently of the puzzle crate.
 fn queens_dlx(n: usize) -> String {

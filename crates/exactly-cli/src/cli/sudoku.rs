@@ -51,7 +51,7 @@ pub enum SudokuFormat {
 
 /// Arguments of `exactly sudoku`.
 #[derive(Debug, Args)]
-#[command(after_long_help = concat!(sudoku_exit_codes!(), "\n\nExample:\n  $ exactly sudoku -j 2 testdata/sudoku/9x9.txt"))]
+#[command(after_long_help = concat!(sudoku_exit_codes!(), "\n\nExample:\n  $ exactly sudoku -j 2 crates/exactly-puzzles/testdata/sudoku/9x9.txt"))]
 pub struct SudokuArgs {
     /// Make, rate, hint or encode puzzles instead of solving them (a file
     /// named like a subcommand is read as `./gen`).

@@ -28,7 +28,7 @@ pub fn solve(args: &SolveArgs, input: &Input) -> anyhow::Result<Status> {
     }
     let bar = search::progress_bar();
     let mut solver = MultiSolver::new(&input.problem).limits(search::limits(&args.search));
-    let outcome = output::print_search(input, args.format, args.every, &bar, |visit| {
+    let outcome = output::print_search(input, args.format, args.every.every, &bar, |visit| {
         solver.for_each(visit)
     })?;
     let stats = *solver.stats();
@@ -186,8 +186,8 @@ pub fn min_cover(args: &CoverArgs) -> anyhow::Result<Status> {
     let (cover, outcome) = solver.solve();
     let stats = *solver.stats();
     let stopped = search::finish_named(&bar, outcome, &stats, &args.search, &[], "min-cover");
-    if args.search.stats {
-        crate::report::line(&format!("iterations: {}", solver.iterations()));
+    if args.search.stats || args.search.stats_format == crate::cli::StatsFormat::Json {
+        search::print_iterations(solver.iterations(), args.search.stats_format);
     }
     let Some(cover) = cover else {
         if !stopped {

@@ -166,12 +166,20 @@ pub fn count(args: &CountArgs, problem: &Problem<String>) -> anyhow::Result<Stat
     if done != n {
         anyhow::bail!("only {done} of {n} subproblems were counted");
     }
-    if args.search.stats {
-        crate::report::line(&format!("nodes: {nodes}"));
-        crate::report::line(&format!(
-            "ranks: {size}, threads per rank: {threads}, subproblems: {n} at depth {}",
-            split.depth
-        ));
+    if args.search.stats || args.search.stats_format == crate::cli::StatsFormat::Json {
+        match args.search.stats_format {
+            crate::cli::StatsFormat::Text => {
+                crate::report::line(&format!("nodes: {nodes}"));
+                crate::report::line(&format!(
+                    "ranks: {size}, threads per rank: {threads}, subproblems: {n} at depth {}",
+                    split.depth
+                ));
+            }
+            crate::cli::StatsFormat::Json => crate::report::line(&format!(
+                "{{\"nodes\":{nodes},\"ranks\":{size},\"threads_per_rank\":{threads},\"subproblems\":{n},\"depth\":{}}}",
+                split.depth
+            )),
+        }
     }
     let mut out = io::stdout().lock();
     writeln!(out, "{total}")

@@ -15,6 +15,7 @@ use crate::cli::{
     QueensOrder, SearchArgs,
 };
 use crate::input;
+use crate::output::Every;
 use crate::report::{self, Status};
 use crate::search;
 
@@ -137,12 +138,14 @@ pub fn gen(args: &GenArgs) -> anyhow::Result<Status> {
     Ok(Status::Success)
 }
 
-/// Counts or prints the solutions of a front end's problem, each decoded
-/// by `show`.
+/// Counts or prints the solutions of a front end's problem (every
+/// `every`-th of them, as `solve --every` picks them), each decoded by
+/// `show`.
 fn solve<L: Clone>(
     problem: &Problem<L>,
     count_only: bool,
     search_args: &SearchArgs,
+    every: u64,
     mut show: impl FnMut(&Solution) -> String,
 ) -> anyhow::Result<Status> {
     // The search runs on a twin whose labels are the options' Knuth text (what
@@ -159,9 +162,13 @@ fn solve<L: Clone>(
         (c.solutions, c.outcome)
     } else {
         let mut n = 0u128;
+        let mut every = Every::new(every);
         let mut result = Ok(());
         let outcome = solver.for_each(|s| {
             n += 1;
+            if every.next().is_none() {
+                return ControlFlow::Continue(());
+            }
             result = writeln!(out, "{}", show(s));
             if result.is_err() {
                 ControlFlow::Break(())
@@ -189,7 +196,7 @@ fn solve<L: Clone>(
 pub fn queens(args: &QueensArgs) -> anyhow::Result<Status> {
     let puzzle = queens_puzzle(args.n, args.order)?;
     let problem = queens::encode(&puzzle)?;
-    solve(&problem, args.count, &args.search, |s| {
+    solve(&problem, args.count, &args.search, args.every.every, |s| {
         queens::decode(&problem, s).to_string()
     })
 }
@@ -198,7 +205,7 @@ pub fn queens(args: &QueensArgs) -> anyhow::Result<Status> {
 pub fn langford(args: &LangfordArgs) -> anyhow::Result<Status> {
     let puzzle = langford_puzzle(args.n, args.symbreak)?;
     let problem = langford::encode(&puzzle)?;
-    solve(&problem, args.count, &args.search, |s| {
+    solve(&problem, args.count, &args.search, args.every.every, |s| {
         langford::decode(&problem, s).to_string()
     })
 }
@@ -230,7 +237,7 @@ pub fn polyomino(args: &PolyominoArgs) -> anyhow::Result<Status> {
         return Ok(Status::NoSolution);
     }
     let problem = polyomino::encode(&puzzle)?;
-    solve(&problem, args.count, &args.search, |s| {
+    solve(&problem, args.count, &args.search, args.every.every, |s| {
         polyomino::decode(&problem, s).to_string()
     })
 }

@@ -73,7 +73,7 @@ pub fn splittable(search: &SearchArgs) -> bool {
 
 /// A progress bar over subproblems, drawn only on a terminal.
 pub(crate) fn subproblem_bar(total: usize) -> ProgressBar {
-    if !io::stderr().is_terminal() {
+    if report::quiet() || !io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::stderr());
@@ -506,17 +506,21 @@ pub fn count_shard(
     if stopped {
         report::message("stopped early: the shard's result lists the subproblems finished");
     }
-    if args.search.stats {
+    if args.search.stats || args.search.stats_format == StatsFormat::Json {
         let nodes = found.iter().fold(0u64, |t, r| t.saturating_add(r.nodes));
-        report::line(&format!(
-            "shard {}/{}: {} of {} subproblems, {nodes} nodes, {:.3}s, threads: {}",
-            shard.index,
-            shard.count,
-            found.len(),
-            plan.split.subproblems.len(),
-            started.elapsed().as_secs_f64(),
-            threads.min(mine.len()).max(1)
-        ));
+        let (done, all) = (found.len(), plan.split.subproblems.len());
+        let seconds = started.elapsed().as_secs_f64();
+        let used = threads.min(mine.len()).max(1);
+        report::line(&match args.search.stats_format {
+            StatsFormat::Text => format!(
+                "shard {}/{}: {done} of {all} subproblems, {nodes} nodes, {seconds:.3}s, threads: {used}",
+                shard.index, shard.count,
+            ),
+            StatsFormat::Json => format!(
+                "{{\"shard\":{},\"shards\":{},\"subproblems_done\":{done},\"subproblems\":{all},\"nodes\":{nodes},\"seconds\":{seconds},\"threads\":{used}}}",
+                shard.index, shard.count,
+            ),
+        });
     }
     let result = records::ShardResult {
         plan: records::PlanHeader::of(&id, &plan),
@@ -588,8 +592,8 @@ pub fn solve_threads(args: &SolveArgs, input: &Input, threads: usize) -> anyhow:
     let (split, above) =
         parallel::split_with_solutions(problem, engine, PER_THREAD * threads, MAX_DEPTH);
     let subproblems = split.subproblems;
-    let mut printer =
-        Printer::new(BufWriter::new(io::stdout()), args.format, input, None).every(args.every);
+    let mut printer = Printer::new(BufWriter::new(io::stdout()), args.format, input, None)
+        .every(args.every.every);
     let mut found = 0u128;
     let mut failed = None;
     for s in &above {

@@ -38,7 +38,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<Status> {
     }
     let bar = search::progress_bar();
     let mut solver = search::solver(&input.problem, &args.search, &bar);
-    let outcome = output::print_search(&input, args.format, args.every, &bar, |visit| {
+    let outcome = output::print_search(&input, args.format, args.every.every, &bar, |visit| {
         solver.for_each(visit)
     })?;
     let stats = *solver.stats();

@@ -7,8 +7,9 @@ use exactly::mincover::MinCover;
 use exactly::{Limits, Outcome};
 use exactly_puzzles::squares::{self, Squares};
 
-use crate::cli::SquaresArgs;
+use crate::cli::{SquaresArgs, StatsFormat};
 use crate::report::{self, Status};
+use crate::search;
 
 /// Prints the fewest matchsticks to remove on the first line, then their
 /// numbers (an empty line when none is needed). A search stopped by
@@ -29,12 +30,21 @@ pub fn run(args: &SquaresArgs) -> anyhow::Result<Status> {
                 .estimate(!args.no_estimate)
                 .limits(limits);
             let (cover, outcome) = solver.solve();
-            if args.stats {
-                let s = solver.stats();
-                report::line(&format!("nodes: {}", s.nodes));
-                report::line(&format!("updates: {}", s.updates));
-                report::line(&format!("iterations: {}", solver.iterations()));
-                report::line(&format!("time: {:.6} s", s.elapsed.as_secs_f64()));
+            match (args.stats, args.stats_format) {
+                (_, StatsFormat::Json) => {
+                    // As `cover --min` prints them: the statistics, then
+                    // the iterations as a second object.
+                    search::print_stats(solver.stats(), "min-cover", StatsFormat::Json);
+                    search::print_iterations(solver.iterations(), StatsFormat::Json);
+                }
+                (true, StatsFormat::Text) => {
+                    let s = solver.stats();
+                    report::line(&format!("nodes: {}", s.nodes));
+                    report::line(&format!("updates: {}", s.updates));
+                    report::line(&format!("iterations: {}", solver.iterations()));
+                    report::line(&format!("time: {:.6} s", s.elapsed.as_secs_f64()));
+                }
+                (false, StatsFormat::Text) => {}
             }
             if let Outcome::Stopped(reason) = outcome {
                 report::message(&format!("stopped early: {reason}"));

@@ -107,7 +107,7 @@ impl Progress {
         }
         Progress {
             bar,
-            terminal: io::stderr().is_terminal(),
+            terminal: !report::quiet() && io::stderr().is_terminal(),
             start: Instant::now(),
         }
     }

@@ -8,7 +8,7 @@ use anyhow::Context;
 use exactly::zdd::{Zdd, ZddBuilder, ZddError, ZddRng};
 use exactly::{Limits, Solution};
 
-use crate::cli::{CountArgs, SampleArgs, ZddArgs, ZddBudget, ZddFormat};
+use crate::cli::{CountArgs, SampleArgs, StatsFormat, ZddArgs, ZddBudget, ZddFormat};
 use crate::input::{self, Input};
 use crate::output::Printer;
 use crate::report::{self, Status};
@@ -31,14 +31,8 @@ fn build(input: &Input, budget: &ZddBudget, max_memory: u64) -> anyhow::Result<O
     let secs = start.elapsed().as_secs_f64();
     match built {
         Ok(zdd) => {
-            if budget.stats {
-                let s = zdd.stats();
-                report::line(&format!("search nodes: {}", s.nodes));
-                report::line(&format!("memos: {}", s.memos));
-                report::line(&format!("hits: {}", s.hits));
-                report::line(&format!("diagram nodes: {}", zdd.len()));
-                report::line(&format!("bytes: {}", s.bytes));
-                report::line(&format!("time: {secs:.6} s"));
+            if budget.stats || budget.stats_format == StatsFormat::Json {
+                print_stats(&zdd, secs, budget.stats_format);
             }
             Ok(Some((zdd, secs)))
         }
@@ -47,6 +41,51 @@ fn build(input: &Input, budget: &ZddBudget, max_memory: u64) -> anyhow::Result<O
             Ok(None)
         }
         Err(e) => Err(e.into()),
+    }
+}
+
+/// `--stats-format json` for a diagram build.
+#[derive(serde::Serialize)]
+struct JsonStats {
+    engine: &'static str,
+    nodes: u64,
+    memos: u64,
+    hits: u64,
+    diagram_nodes: usize,
+    bytes: u64,
+    seconds: f64,
+}
+
+/// The statistics of a build on stderr: `name: value` lines, or with
+/// `--stats-format json` one object `{"engine": "zdd", "nodes", "memos",
+/// "hits", "diagram_nodes", "bytes", "seconds"}` (`nodes` counts search
+/// nodes, as in the other commands' statistics).
+fn print_stats(zdd: &Zdd, secs: f64, format: StatsFormat) {
+    let s = zdd.stats();
+    match format {
+        StatsFormat::Json => {
+            let object = JsonStats {
+                engine: "zdd",
+                nodes: s.nodes,
+                memos: s.memos,
+                hits: s.hits,
+                diagram_nodes: zdd.len(),
+                bytes: s.bytes,
+                seconds: secs,
+            };
+            // Serializing plain numbers and strings cannot fail.
+            if let Ok(json) = serde_json::to_string(&object) {
+                report::line(&json);
+            }
+        }
+        StatsFormat::Text => {
+            report::line(&format!("search nodes: {}", s.nodes));
+            report::line(&format!("memos: {}", s.memos));
+            report::line(&format!("hits: {}", s.hits));
+            report::line(&format!("diagram nodes: {}", zdd.len()));
+            report::line(&format!("bytes: {}", s.bytes));
+            report::line(&format!("time: {secs:.6} s"));
+        }
     }
 }
 
@@ -102,14 +141,22 @@ pub fn sample(args: &SampleArgs) -> anyhow::Result<Status> {
 /// `exactly count --zdd`: the number of solutions, through the diagram.
 pub fn count(args: &CountArgs, input: &Input) -> anyhow::Result<Status> {
     let s = &args.search;
-    if s.limit.is_some() || s.seed.is_some() || s.trace || s.engine != crate::cli::EngineArg::Auto {
-        anyhow::bail!("--limit, --seed, --trace and --engine do not apply to count --zdd");
+    if s.limit.is_some()
+        || s.seed.is_some()
+        || crate::search::traced(s)
+        || s.report_every.is_some()
+        || s.engine != crate::cli::EngineArg::Auto
+    {
+        anyhow::bail!(
+            "--limit, --seed, --trace, --trace-levels, --profile, --report-every and --engine do not apply to count --zdd"
+        );
     }
     let budget = ZddBudget {
         timeout: s.timeout,
         max_nodes: s.max_nodes,
         max_memory: args.max_memory.unwrap_or(8 << 30),
         stats: s.stats,
+        stats_format: s.stats_format,
     };
     let Some((zdd, _)) = build(input, &budget, budget.max_memory)? else {
         return Ok(Status::Stopped);

@@ -339,7 +339,7 @@ mod tests {
 
     #[test]
     fn puzzles_put_off_get_the_answers_of_a_serial_run() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/sudoku");
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/sudoku");
         let mut text = String::new();
         for file in ["9x9.txt", "16x16.txt", "6x6.txt", "invalid.txt"] {
             text += &std::fs::read_to_string(root.join(file)).unwrap();

@@ -53,6 +53,7 @@
 
 use std::cmp::Ordering;
 use std::io::{self, Write};
+use std::sync::OnceLock;
 
 use num_bigint::BigUint;
 
@@ -173,6 +174,7 @@ impl<'a, L> ZddBuilder<'a, L> {
             root,
             num_options: p.num_options(),
             stats,
+            counts: OnceLock::new(),
         })
     }
 }
@@ -184,6 +186,19 @@ pub struct Zdd {
     root: u32,
     num_options: usize,
     stats: ZddStats,
+    /// The number of solutions below every reference, computed on first
+    /// use (by [`Zdd::count`] or [`Zdd::sample`]) and kept, so that each
+    /// further sample costs one walk from the root.
+    counts: OnceLock<Counts>,
+}
+
+/// The number of solutions below every reference (index = reference).
+#[derive(Clone, Debug)]
+enum Counts {
+    /// Every count fits in a `u128`.
+    Small(Vec<u128>),
+    /// Some count passes `u128`.
+    Big(Vec<BigUint>),
 }
 
 impl Zdd {
@@ -243,16 +258,27 @@ impl Zdd {
         counts
     }
 
+    /// The counts below every reference, computed once.
+    fn counts(&self) -> &Counts {
+        self.counts.get_or_init(|| match self.counts_u128() {
+            Some(counts) => Counts::Small(counts),
+            None => Counts::Big(self.counts_big()),
+        })
+    }
+
     /// The number of solutions, if it fits in a `u128`.
     pub fn count_u128(&self) -> Option<u128> {
-        self.counts_u128().map(|c| c[self.root as usize])
+        match self.counts() {
+            Counts::Small(c) => Some(c[self.root as usize]),
+            Counts::Big(_) => None,
+        }
     }
 
     /// The number of solutions, however large.
     pub fn count(&self) -> BigUint {
-        match self.count_u128() {
-            Some(c) => BigUint::from(c),
-            None => self.counts_big().swap_remove(self.root as usize),
+        match self.counts() {
+            Counts::Small(c) => BigUint::from(c[self.root as usize]),
+            Counts::Big(c) => c[self.root as usize].clone(),
         }
     }
 
@@ -267,14 +293,18 @@ impl Zdd {
 
     /// A solution drawn uniformly at random (every solution equally likely),
     /// from a seeded generator; `None` when there is no solution.
+    ///
+    /// The first call (or [`Zdd::count`]) counts the solutions below every
+    /// node, once for the diagram; each draw is then one walk from the
+    /// root, as long as the solution.
     pub fn sample(&self, rng: &mut ZddRng) -> Option<Vec<OptionId>> {
         if self.root == BOTTOM {
             return None;
         }
         let mut out = Vec::new();
         let mut r = self.root;
-        match self.counts_u128() {
-            Some(counts) => {
+        match self.counts() {
+            Counts::Small(counts) => {
                 let mut x = rng.below_u128(counts[r as usize]);
                 while r >= 2 {
                     let n = self.node(r);
@@ -288,8 +318,7 @@ impl Zdd {
                     }
                 }
             }
-            None => {
-                let counts = self.counts_big();
+            Counts::Big(counts) => {
                 let mut x = rng.below_big(&counts[r as usize]);
                 while r >= 2 {
                     let n = self.node(r);
