@@ -16,8 +16,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use exactly::mincover::MinCover;
-use exactly::zdd::{ZddBuilder, ZddError};
 use exactly::multi::{CostSolver, CostedSolution, MultiSolver};
+use exactly::zdd::{ZddBuilder, ZddError};
 use exactly::{
     format, BuildError, ColorId, Engine, ItemId, Limits, OptionId, Outcome, Solution, Solver,
     StopReason,
@@ -387,7 +387,8 @@ impl Problem {
             && !options.is_instance_of::<PyList>();
         if labelled {
             for (label, items) in mapping_pairs(options, "options")? {
-                let items = collection(&items, &|| format!("the items of option {}", show(&label)))?;
+                let items =
+                    collection(&items, &|| format!("the items of option {}", show(&label)))?;
                 opts.push((label, items));
             }
         } else {
@@ -1026,10 +1027,7 @@ impl Problem {
         })?;
         match built {
             // The count in decimal, since it may pass 2**128.
-            Ok(digits) => Ok(py
-                .get_type_bound::<PyLong>()
-                .call1((digits,))?
-                .unbind()),
+            Ok(digits) => Ok(py.get_type_bound::<PyLong>().call1((digits,))?.unbind()),
             Err(ZddError::Stopped { reason, stats, .. }) => Err(stopped(
                 py,
                 reason_word(reason, false),
