@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -164,19 +166,32 @@ def dict_x(options, primary, secondary, first=False):
 # ---------------------------------------------------------------------------
 
 
-def best_time(f, repeat, warm=True):
-    """The best of `repeat` runs, after one warm-up run (unless `warm` is
-    false: for the slow pure-Python solver, where there is nothing to warm
-    up); and the result."""
+#: The clock: wall time, or with --cpu the CPU time of this process and its
+#: children (the CLI), which other work on a shared machine disturbs far
+#: less. Runs on several threads are timed on the wall clock either way.
+CPU = False
+
+
+def cpu_clock() -> float:
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
+def best_time(f, repeat, warm=True, wall=False):
+    """The median of `repeat` runs, after one warm-up run (unless `warm`
+    is false: for the slow pure-Python solver, where there is nothing to
+    warm up); and the result. The median, not the best: on a machine
+    shared with other work the best run is luck."""
     result = f() if warm else None
     times = []
+    clock = time.perf_counter if wall or not CPU else cpu_clock
     for _ in range(repeat):
-        t = time.perf_counter()
+        t = clock()
         again = f()
-        times.append(time.perf_counter() - t)
+        times.append(clock() - t)
         assert result is None or again == result, (again, result)
         result = again
-    return min(times), result
+    return statistics.median(times), result
 
 
 def row(name, seconds, base, note=""):
@@ -189,10 +204,14 @@ def row(name, seconds, base, note=""):
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--setup", action="store_true", help="create the venv with the peers, then run")
-    ap.add_argument("--repeat", type=int, default=3, help="timed runs per entry (best is shown)")
+    ap.add_argument("--repeat", type=int, default=5, help="timed runs per entry (the median is shown)")
     ap.add_argument("--no-pure", action="store_true", help="leave out the pure-Python Algorithm X")
     ap.add_argument("--cli", default=str(REPO / "target" / "release" / "exactly"), help="the exactly binary")
+    ap.add_argument("--only", help="comma-separated inputs to run (default: all): queens-12,langford-11,pentomino-6x10,top95")
+    ap.add_argument("--cpu", action="store_true", help="time CPU, not wall, where one thread runs (a shared machine)")
     args = ap.parse_args()
+    global CPU
+    CPU = args.cpu
     if args.setup:
         setup()
     if VENV.exists() and Path(sys.prefix).resolve() != VENV.resolve():
@@ -215,7 +234,8 @@ def main() -> None:
     cores = os.cpu_count()
     print(f"exactly {exactly.__version__}; xcover {getattr(xcover, '__version__', 'not installed')}; "
           f"exact-cover {'installed' if exact_cover else 'not installed'}; {cores} cores; "
-          f"best of {args.repeat} warm runs; xN = that many times exactly's one-thread time")
+          f"median of {args.repeat} warm runs ({'CPU' if CPU else 'wall'} time; several threads: wall); xN = that many times exactly's one-thread time; "
+          f"load average {os.getloadavg()[0]:.1f}")
     if xcover is None or exact_cover is None:
         print("(run with --setup to install the peers)")
 
@@ -224,11 +244,14 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         cases = instances(Path(tmp))
         overhead = []
+        only = set(args.only.split(",")) if args.only else None
         for inst in cases:
+            if only is not None and inst.name not in only:
+                continue
             print(f"\n{inst.name}: count")
             p = exactly.Problem.read(inst.path)
             t1, n = best_time(lambda: p.count(threads=1), args.repeat)
-            tn, n2 = best_time(lambda: p.count(), args.repeat)
+            tn, n2 = best_time(lambda: p.count(), args.repeat, wall=True)
             assert n == n2
             row("exactly, 1 thread", t1, t1, f"{n} solutions")
             row(f"exactly, {cores} threads", tn, t1)
@@ -268,46 +291,47 @@ def main() -> None:
                 py, _ = best_time(lambda: exactly.Problem.read(inst.path).count(threads=1), args.repeat)
                 overhead.append((inst.name, cli, py))
 
-        print("\ntop95: first solutions (95 puzzles)")
-        puzzles = (HERE / "tests" / "data" / "top95.txt").read_text().split()
-        encoded = [sudoku_options(p) for p in puzzles]
+        if only is None or "top95" in only:
+            print("\ntop95: first solutions (95 puzzles)")
+            puzzles = (HERE / "tests" / "data" / "top95.txt").read_text().split()
+            encoded = [sudoku_options(p) for p in puzzles]
 
-        def exactly_first():
-            return [len(exactly.Problem(o).first()) for o, _ in encoded]
+            def exactly_first():
+                return [len(exactly.Problem(o).first()) for o, _ in encoded]
 
-        t1, _ = best_time(exactly_first, args.repeat)
-        row("exactly Problem.first()", t1, t1, "built from the same lists")
-        ts, answers = best_time(lambda: [a.verdict for a in sudoku.solve_many(puzzles, threads=1)], args.repeat)
-        assert answers == ["unique"] * 95
-        row("exactly sudoku, 1 thread", ts, t1, "uniqueness checked too")
-        tn, _ = best_time(lambda: [a.verdict for a in sudoku.solve_many(puzzles)], args.repeat)
-        row(f"exactly sudoku, {cores} threads", tn, t1, "uniqueness checked too")
-        fast1 = min(t1, ts)
-        peers = {}
-        if xcover:
-            t, _ = best_time(lambda: [len(next(xcover.covers(o, primary=i))) for o, i in encoded], args.repeat)
-            peers["xcover"] = t
-            row("xcover", t, t1)
-        if exact_cover:
-            mats = []
-            for o, items in encoded:
-                idx = {i: k for k, i in enumerate(items)}
-                m = np.zeros((len(o), len(items)), dtype=bool)
-                for r, opt in enumerate(o):
-                    for i in opt:
-                        m[r, idx[i]] = True
-                mats.append(m)
-            t, _ = best_time(lambda: [len(exact_cover.get_exact_cover(m)) for m in mats], args.repeat)
-            peers["exact-cover"] = t
-            row("exact-cover", t, t1)
-        if not args.no_pure:
-            t, _ = best_time(lambda: [len(dict_x(o, i, [], first=True)) for o, i in encoded], 1, warm=False)
-            peers["dict Algorithm X"] = t
-            row("dict Algorithm X (Python)", t, t1)
-        if peers:
-            fastest = min(peers.values())
-            one_thread_ratios["top95"] = fastest / fast1
-            many_ratios["top95"] = fastest / tn
+            t1, _ = best_time(exactly_first, args.repeat)
+            row("exactly Problem.first()", t1, t1, "built from the same lists")
+            ts, answers = best_time(lambda: [a.verdict for a in sudoku.solve_many(puzzles, threads=1)], args.repeat)
+            assert answers == ["unique"] * 95
+            row("exactly sudoku, 1 thread", ts, t1, "uniqueness checked too")
+            tn, _ = best_time(lambda: [a.verdict for a in sudoku.solve_many(puzzles)], args.repeat, wall=True)
+            row(f"exactly sudoku, {cores} threads", tn, t1, "uniqueness checked too")
+            fast1 = min(t1, ts)
+            peers = {}
+            if xcover:
+                t, _ = best_time(lambda: [len(next(xcover.covers(o, primary=i))) for o, i in encoded], args.repeat)
+                peers["xcover"] = t
+                row("xcover", t, t1)
+            if exact_cover:
+                mats = []
+                for o, items in encoded:
+                    idx = {i: k for k, i in enumerate(items)}
+                    m = np.zeros((len(o), len(items)), dtype=bool)
+                    for r, opt in enumerate(o):
+                        for i in opt:
+                            m[r, idx[i]] = True
+                    mats.append(m)
+                t, _ = best_time(lambda: [len(exact_cover.get_exact_cover(m)) for m in mats], args.repeat)
+                peers["exact-cover"] = t
+                row("exact-cover", t, t1)
+            if not args.no_pure:
+                t, _ = best_time(lambda: [len(dict_x(o, i, [], first=True)) for o, i in encoded], 1, warm=False)
+                peers["dict Algorithm X"] = t
+                row("dict Algorithm X (Python)", t, t1)
+            if peers:
+                fastest = min(peers.values())
+                one_thread_ratios["top95"] = fastest / fast1
+                many_ratios["top95"] = fastest / tn
 
     print("\nfastest peer's time / exactly's time (goal: >= 5 on one thread, >= 10 on the default threads)")
     for name in one_thread_ratios:

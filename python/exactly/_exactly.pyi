@@ -81,9 +81,14 @@ class Problem:
         max_nodes: Optional[int] = None,
         timeout: Optional[float] = None,
         limit: Optional[int] = None,
+        zdd: bool = False,
     ) -> int:
-        """Counts the solutions, on all cores by default. Raises Stopped
-        (``partial``: the count so far) when a budget runs out."""
+        """Counts the solutions, on all cores by default (a tree that ends
+        within a few thousand nodes on one). Raises Stopped (``partial``:
+        the count so far) when a budget runs out. ``zdd=True`` counts
+        through a decision diagram of all solutions, on one thread: fast
+        where the solutions are many but distinct subproblems few, as with
+        independent parts (counts past 2**64 in moments)."""
     def first(
         self, *, max_nodes: Optional[int] = None, timeout: Optional[float] = None
     ) -> Optional[List[Any]]:

@@ -17,15 +17,16 @@ use std::time::{Duration, Instant};
 
 use exactly::mincover::MinCover;
 use exactly::multi::{CostSolver, CostedSolution, MultiSolver};
+use exactly::zdd::{ZddBuilder, ZddError};
 use exactly::{
     format, BuildError, ColorId, Engine, ItemId, Limits, OptionId, Outcome, Solution, Solver,
     StopReason,
 };
 use exactly_puzzles::sudoku;
 use pyo3::create_exception;
-use pyo3::exceptions::{PyException, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyException, PyMemoryError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyList, PyLong, PyString, PyTuple};
 
 create_exception!(
     exactly,
@@ -47,6 +48,11 @@ create_exception!(
 
 /// How often the waiting thread checks for signals and the deadline.
 const TICK: Duration = Duration::from_millis(20);
+
+/// The nodes a count on several threads first searches on one: a tree
+/// that ends within them (about half a millisecond of search) is counted
+/// without starting threads; a bigger one is counted again on all of them.
+const PROBE_NODES: u64 = 1 << 13;
 
 /// Solutions the lazy iterator's search may run ahead of its reader.
 const AHEAD: usize = 64;
@@ -215,17 +221,31 @@ fn show(obj: &Bound<'_, PyAny>) -> String {
 }
 
 /// Rejects strings and bytes where a collection of items is expected (a
-/// string would silently become its characters).
-fn collection<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Vec<Bound<'py, PyAny>>> {
+/// string would silently become its characters). `what` names the
+/// collection in errors (made only for an error: this runs once per
+/// option).
+fn collection<'py>(
+    obj: &Bound<'py, PyAny>,
+    what: &dyn Fn() -> String,
+) -> PyResult<Vec<Bound<'py, PyAny>>> {
+    // Lists and tuples, the usual case, without the iterator protocol.
+    if let Ok(list) = obj.downcast::<PyList>() {
+        return Ok(list.iter().collect());
+    }
+    if let Ok(tuple) = obj.downcast::<PyTuple>() {
+        return Ok(tuple.iter().collect());
+    }
     if obj.is_instance_of::<PyString>() || obj.is_instance_of::<PyBytes>() {
         return Err(PyTypeError::new_err(format!(
-            "{what} must be a list, tuple or set of items, not a string ({})",
+            "{} must be a list, tuple or set of items, not a string ({})",
+            what(),
             show(obj)
         )));
     }
     let iter = obj.iter().map_err(|_| {
         PyTypeError::new_err(format!(
-            "{what} must be a list, tuple or set of items, not {}",
+            "{} must be a list, tuple or set of items, not {}",
+            what(),
             obj.get_type()
                 .name()
                 .map(|n| n.to_string())
@@ -367,20 +387,25 @@ impl Problem {
             && !options.is_instance_of::<PyList>();
         if labelled {
             for (label, items) in mapping_pairs(options, "options")? {
-                let items = collection(&items, &format!("the items of option {}", show(&label)))?;
+                let items =
+                    collection(&items, &|| format!("the items of option {}", show(&label)))?;
                 opts.push((label, items));
             }
         } else {
-            let list = collection(options, "options")?;
+            let list = collection(options, &|| "options".to_string())?;
             for (i, items) in list.into_iter().enumerate() {
-                let items = collection(&items, &format!("the items of option {i}"))?;
+                let items = collection(&items, &|| format!("the items of option {i}"))?;
                 opts.push((i.into_py(py).into_bound(py), items));
             }
         }
+        // Labels to options, for costs and colors (the first of equal
+        // labels).
         let label_index = PyDict::new_bound(py);
-        for (i, (label, _)) in opts.iter().enumerate() {
-            if lookup(&label_index, label, "option label")?.is_none() {
-                label_index.set_item(label, i)?;
+        if costs.is_some() || colors.is_some() {
+            for (i, (label, _)) in opts.iter().enumerate() {
+                if lookup(&label_index, label, "option label")?.is_none() {
+                    label_index.set_item(label, i)?;
+                }
             }
         }
         let option_of = |key: &Bound<'_, PyAny>, what: &str| -> PyResult<usize> {
@@ -420,12 +445,12 @@ impl Problem {
             };
         let explicit = primary.is_some();
         if let Some(primary) = primary {
-            for item in collection(primary, "primary")? {
+            for item in collection(primary, &|| "primary".to_string())? {
                 declare(&item, false, "primary")?;
             }
         }
         if let Some(secondary) = secondary {
-            for item in collection(secondary, "secondary")? {
+            for item in collection(secondary, &|| "secondary".to_string())? {
                 declare(&item, true, "secondary")?;
             }
         }
@@ -660,11 +685,18 @@ impl Problem {
     }
 
     /// Counts the solutions (an int of any size). ``threads``: how many
-    /// threads search (default: all cores). ``max_nodes``, ``timeout``
+    /// threads search (default: all cores; a tree that ends within a few
+    /// thousand nodes is counted on one). ``max_nodes``, ``timeout``
     /// (seconds) and ``limit`` (solutions) stop the search early by raising
     /// Stopped, whose ``partial`` is the count so far. A node budget or a
     /// limit searches on one thread.
-    #[pyo3(signature = (threads=None, *, max_nodes=None, timeout=None, limit=None))]
+    ///
+    /// ``zdd=True`` counts through a decision diagram of all solutions
+    /// (subproblems met again are counted once), on one thread: far faster
+    /// where solutions are many but distinct subproblems few, as with
+    /// independent parts, whose counts multiply. It takes no ``limit``; a
+    /// diagram past 8 GiB raises MemoryError.
+    #[pyo3(signature = (threads=None, *, max_nodes=None, timeout=None, limit=None, zdd=false))]
     fn count(
         &self,
         py: Python<'_>,
@@ -672,9 +704,13 @@ impl Problem {
         max_nodes: Option<i128>,
         timeout: Option<f64>,
         limit: Option<i128>,
+        zdd: bool,
     ) -> PyResult<PyObject> {
         let budget = Budget::new(max_nodes, timeout, limit)?;
         let threads = thread_count(threads)?;
+        if zdd {
+            return self.count_zdd(py, &budget);
+        }
         let cancel = Arc::new(AtomicBool::new(false));
         let problem = &*self.inner;
         let split = threads > 1
@@ -686,6 +722,13 @@ impl Problem {
             let deadline = budget.time.and_then(|t| start.checked_add(t));
             let limits = Limits::default().cancel_flag(cancel.clone());
             interruptible(py, &cancel, deadline, || {
+                // A search that ends within PROBE_NODES nodes is over before
+                // threads would have started: count it on this one.
+                let mut probe = Solver::new(problem).limits(limits.clone().max_nodes(PROBE_NODES));
+                let c = probe.count();
+                if c.outcome != Outcome::Stopped(StopReason::NodeLimit) {
+                    return Ok((c.solutions, c.outcome, probe.stats().nodes));
+                }
                 let cut = exactly::parallel::split(problem, Engine::Auto, 64 * threads, 64);
                 let counted = exactly::parallel::count_split(
                     problem,
@@ -960,7 +1003,45 @@ impl Problem {
     }
 }
 
+/// The most memory a diagram for `count(zdd=True)` may take (as the CLI's
+/// `count --zdd`).
+const ZDD_BYTES: u64 = 8 << 30;
+
 impl Problem {
+    /// `count(zdd=True)`.
+    fn count_zdd(&self, py: Python<'_>, budget: &Budget) -> PyResult<PyObject> {
+        if budget.solutions.is_some() {
+            return Err(PyValueError::new_err(
+                "limit does not apply to count(zdd=True), which counts every solution",
+            ));
+        }
+        let cancel = Arc::new(AtomicBool::new(false));
+        let limits = budget.limits(&cancel);
+        let problem = &*self.inner;
+        let (built, _) = interruptible(py, &cancel, None, || {
+            ZddBuilder::new(problem)
+                .limits(limits)
+                .max_bytes(ZDD_BYTES)
+                .build()
+                .map(|zdd| zdd.count().to_string())
+        })?;
+        match built {
+            // The count in decimal, since it may pass 2**128.
+            Ok(digits) => Ok(py.get_type_bound::<PyLong>().call1((digits,))?.unbind()),
+            Err(ZddError::Stopped { reason, stats, .. }) => Err(stopped(
+                py,
+                reason_word(reason, false),
+                py.None(),
+                0,
+                stats.nodes,
+            )?),
+            Err(e @ (ZddError::Memory { .. } | ZddError::TooManyNodes)) => {
+                Err(PyMemoryError::new_err(e.to_string()))
+            }
+            Err(e) => Err(PyValueError::new_err(e.to_string())),
+        }
+    }
+
     fn cheapest(
         &self,
         py: Python<'_>,

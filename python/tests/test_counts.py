@@ -61,3 +61,43 @@ def test_pentominoes_6x10(testdata):
 def test_knuth_example_matrix_format(testdata):
     p = exactly.Problem.read(testdata / "knuth-example.mat", format="matrix")
     assert p.count() == 1
+
+
+def independent_parts(parts, problem):
+    """`parts` copies of `problem` (a dict of options), each on items of its
+    own: the count is the part's count to the power `parts`."""
+    options = {}
+    for k in range(parts):
+        for label, items in problem.items():
+            options[(k, label)] = [(k, i) for i in items]
+    return exactly.Problem(options)
+
+
+# Three solutions: {ab}, {ab'}, {a, b}.
+PART = {"ab": ["a", "b"], "ab'": ["a", "b"], "a": ["a"], "b": ["b"]}
+
+
+@pytest.mark.parametrize("parts", [1, 2, 5, 41, 100])
+def test_zdd_counts_independent_parts_past_2_64(parts):
+    p = independent_parts(parts, PART)
+    assert p.count(zdd=True) == 3**parts
+    if parts <= 5:
+        assert p.count() == 3**parts
+
+
+def test_zdd_count_past_2_128_is_a_python_int():
+    # 3**81 > 2**128: past the engine's u128 counts too.
+    n = independent_parts(81, PART).count(zdd=True)
+    assert type(n) is int and n == 3**81 and n > 2**128
+
+
+def test_zdd_count_agrees_on_queens_and_secondary_items():
+    assert queens(8).count(zdd=True) == 92
+
+
+def test_zdd_count_budgets_and_limit():
+    with pytest.raises(exactly.Stopped) as e:
+        queens(10).count(zdd=True, max_nodes=5)
+    assert e.value.reason == "max_nodes"
+    with pytest.raises(ValueError, match="limit"):
+        queens(8).count(zdd=True, limit=3)

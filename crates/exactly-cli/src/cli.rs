@@ -498,8 +498,10 @@ fn parse_levels(text: &str) -> Result<Levels, String> {
 /// The `--engine` values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum EngineArg {
-    /// Item masks when they suit the problem (no colors, items of at most
-    /// 64 options, options of at most 8 items); else bitsets up to 4096
+    /// Bitsets for small problems (at most 64 primary items and 512
+    /// options); else item masks when they suit the problem (no colors,
+    /// items of at most 64 options, options of at most 8 items); else
+    /// bitsets up to 4096
     /// options; beyond, cells for long options (5+ items on average), links
     /// otherwise.
     Auto,

@@ -27,6 +27,21 @@ pub(crate) const MAX_OPTIONS: usize = 4096;
 /// one per option — for which [`crate::Engine::Auto`] picks bitsets.
 pub(crate) const MAX_ROW_WORDS: usize = 1 << 20;
 
+/// The most primary items, and options, of a problem on which
+/// [`crate::Engine::Auto`] prefers bitsets to item masks: the uncovered
+/// items then take one word and the available options at most eight, so a
+/// node costs a few popcounts and a copy of a few words, less than copying
+/// and scanning every item's cell (DESIGN.md, "Four representations").
+pub(crate) const SMALL_PRIMARY: usize = 64;
+/// See [`SMALL_PRIMARY`].
+pub(crate) const SMALL_OPTIONS: usize = 512;
+
+/// Whether `problem` is small enough for bitsets to beat item masks
+/// ([`SMALL_PRIMARY`], [`SMALL_OPTIONS`]).
+pub(crate) fn small<L>(problem: &Problem<L>) -> bool {
+    problem.num_primary() <= SMALL_PRIMARY && problem.num_options() <= SMALL_OPTIONS
+}
+
 /// Whether [`crate::Engine::Auto`] should use bitsets for `problem`.
 pub(crate) fn fits<L>(problem: &Problem<L>) -> bool {
     let n = problem.num_options();

@@ -49,9 +49,10 @@ use masks::Masks;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Engine {
-    /// Picks by the problem's shape: [`Engine::Masks`] when the problem
-    /// fits item masks and one cell per item takes at most 16 KiB; else
-    /// [`Engine::Bits`] for up to 4096 options (and at most 8 MiB of bitset
+    /// Picks by the problem's shape: [`Engine::Bits`] for small problems
+    /// (at most 64 primary items and 512 options); else [`Engine::Masks`]
+    /// when the problem fits item masks and one cell per item takes at most
+    /// 16 KiB; else [`Engine::Bits`] for up to 4096 options (and at most 8 MiB of bitset
     /// rows); else [`Engine::Cells`] when options have 5 or more items on
     /// average; else [`Engine::Links`]. Cells beat links on long options
     /// (undoing costs them almost nothing) and lose on short ones; the
@@ -79,15 +80,20 @@ impl Engine {
     /// The concrete engine [`Engine::Auto`] picks for `problem`.
     ///
     /// ```
+    /// // Small problems get bitsets.
     /// let p = exactly::Problem::<()>::from_names(&["a"], &[], [((), vec!["a"])])?;
-    /// assert_eq!(exactly::Engine::Auto.resolve(&p), exactly::Engine::Masks);
-    /// // Colors rule item masks out.
-    /// let p = exactly::format::parse_dlx("a | x\na x:red\n").unwrap();
     /// assert_eq!(exactly::Engine::Auto.resolve(&p), exactly::Engine::Bits);
+    /// // Past 64 primary items, item masks where they fit.
+    /// let names: Vec<String> = (0..65).map(|i| format!("i{i}")).collect();
+    /// let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    /// let options = names.iter().map(|&n| ((), vec![n]));
+    /// let p = exactly::Problem::<()>::from_names(&names, &[], options)?;
+    /// assert_eq!(exactly::Engine::Auto.resolve(&p), exactly::Engine::Masks);
     /// # Ok::<(), exactly::BuildError>(())
     /// ```
     pub fn resolve<L>(self, problem: &Problem<L>) -> Engine {
         match self {
+            Engine::Auto if bits::small(problem) && bits::fits(problem) => Engine::Bits,
             Engine::Auto if masks::suits(problem) => Engine::Masks,
             Engine::Auto if bits::fits(problem) => Engine::Bits,
             Engine::Auto if problem.num_entries() >= 5 * problem.num_options() => Engine::Cells,
