@@ -4,14 +4,14 @@ mod block;
 mod cells;
 mod csv;
 mod jigsaw;
+mod stream;
 #[cfg(test)]
 mod tests;
 mod write;
 
 use super::{Grid, Regions, Rules, Shape, SudokuError};
-use block::{section, Section};
-use cells::row_tokens;
-use jigsaw::read_jigsaw;
+use stream::{Feed, Line};
+pub use stream::{Records, MAX_BLOCK, MAX_COUNT, MAX_LINE};
 
 /// How a record lays its cells out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -425,125 +425,19 @@ impl Reader {
     }
 
     /// Reads the records of `text`: every record of the text gives one,
-    /// a puzzle or why it is not one.
+    /// a puzzle or why it is not one. [`Reader::records`] reads them from a
+    /// stream as its lines come.
     pub fn read(&self, text: &str) -> Vec<Record> {
-        if !self.jigsaw {
-            match self.format {
-                InputFormat::Auto => {}
-                InputFormat::Line | InputFormat::Sdm => return self.read_lines(text),
-                InputFormat::Csv => return self.read_csv(text),
-                grid => return self.read_grids(text, grid),
-            }
-        }
-        let mut records = Vec::new();
-        // The section of `.sdk` or CSV lines that the reader is in.
-        let mut section_now = Section::None;
-        // Whether a `[Puzzle]` section came: then other `[Name]` sections
-        // are skipped.
-        let mut sdk = false;
-        let mut block: Vec<(usize, &str)> = Vec::new();
-        let mut count: Option<(usize, &str)> = None;
-        // Whether the count line still might be a grid's first row, and
-        // whether a blank line came after it.
-        let (mut first, mut pending, mut apart) = (true, false, false);
+        let mut feed = Feed::new(self);
         for (i, line) in exactly::format::lines(text).enumerate() {
-            let content = before_comment(line);
-            if content.trim().is_empty() {
-                if !line.trim().is_empty() {
-                    // A comment line.
-                    continue;
-                }
-                apart = true;
-                if !self.jigsaw {
-                    self.read_block(&block, &mut records);
-                    block.clear();
-                    self.end_section(&mut section_now, &mut records);
-                }
-                continue;
-            }
-            if !self.jigsaw {
-                if let Some(next) = section(i + 1, content, sdk) {
-                    sdk |= matches!(next, Section::Puzzle { .. });
-                    self.read_block(&block, &mut records);
-                    block.clear();
-                    self.end_section(&mut section_now, &mut records);
-                    section_now = next;
-                    (first, pending) = (false, false);
-                    continue;
-                }
-                match &mut section_now {
-                    Section::None => {}
-                    Section::Skip => continue,
-                    Section::Puzzle { rows, .. } => {
-                        rows.push((i + 1, line));
-                        continue;
-                    }
-                    Section::Csv(columns) => {
-                        records.push(self.read_csv_row(i + 1, line, *columns));
-                        (first, pending) = (false, false);
-                        continue;
-                    }
-                }
-            }
-            if std::mem::take(&mut first) && is_count(content) {
-                count = Some((i + 1, line));
-                (pending, apart) = (true, false);
-                continue;
-            }
-            if std::mem::take(&mut pending) && !apart {
-                // A row of the same length right below: the first row of a grid.
-                if let Some((no, digits)) = count {
-                    if row_tokens(i + 1, line).len() == digits.trim().len() {
-                        block.push((no, digits));
-                        count = None;
-                    }
-                }
-            }
-            if self.jigsaw {
-                records.push(Record::new(
-                    i + 1,
-                    read_jigsaw(i + 1, content, &self.rules, self.small),
-                    InputFormat::Line,
-                ));
-            } else {
-                block.push((i + 1, line));
-            }
+            let line = match line.len() > MAX_LINE {
+                true => Line::Long,
+                false => Line::Text(line),
+            };
+            feed.push(i + 1, line);
         }
-        self.read_block(&block, &mut records);
-        self.end_section(&mut section_now, &mut records);
-        if let Some((line, digits)) = count {
-            let digits = before_comment(digits).trim();
-            let matches = digits.parse::<usize>().is_ok_and(|c| c == records.len());
-            if !matches {
-                let record = if records.is_empty() || self.small {
-                    // The only content, or a small puzzle asked for.
-                    match self.jigsaw {
-                        true => Record::new(
-                            line,
-                            read_jigsaw(line, digits, &self.rules, self.small),
-                            InputFormat::Line,
-                        ),
-                        false => self.read_line(line, digits),
-                    }
-                } else {
-                    Record::new(
-                        line,
-                        Err(SudokuError::Parse {
-                            line,
-                            column: Some(1),
-                            message: format!(
-                                "'{digits}' is not a puzzle; as a count line, it does not match \
-                                 the {} records that follow",
-                                records.len()
-                            ),
-                        }),
-                        InputFormat::Line,
-                    )
-                };
-                records.insert(0, record);
-            }
-        }
-        records
+        feed.finish();
+        feed.ready.into()
     }
 }
 
@@ -553,7 +447,7 @@ pub(super) fn before_comment(line: &str) -> &str {
 }
 
 /// A count line: a number too short to be a puzzle of side 4 or more.
-fn is_count(content: &str) -> bool {
+pub(super) fn is_count(content: &str) -> bool {
     let t = content.trim();
     !t.is_empty() && t.len() < 16 && t.bytes().all(|b| b.is_ascii_digit())
 }
