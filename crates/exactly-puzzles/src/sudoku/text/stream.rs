@@ -292,7 +292,8 @@ impl Auto {
 
     /// Ends a section: a `[Puzzle]` section's rows become one grid.
     fn end_section(&mut self, reader: &Reader, ready: &mut VecDeque<Record>) {
-        if let Section::Puzzle { header, rows } = std::mem::replace(&mut self.section, Section::None)
+        if let Section::Puzzle { header, rows } =
+            std::mem::replace(&mut self.section, Section::None)
         {
             let rows: Vec<(usize, &str)> = rows.iter().map(|(no, l)| (*no, l.as_str())).collect();
             let record = reader.read_block_grid(&rows, InputFormat::Sdk, header);
@@ -400,10 +401,7 @@ impl Auto {
         }
         // A line of more cells than a grid row has is a record on its own:
         // it ends the block before it.
-        if !is_decoration(line)
-            && !is_rule(line)
-            && row_tokens(no, line).len() > Shape::MAX_SIZE
-        {
+        if !is_decoration(line) && !is_rule(line) && row_tokens(no, line).len() > Shape::MAX_SIZE {
             self.flush(reader, ready);
             let record = reader.read_line(no, line);
             self.emit(reader, ready, record);
@@ -437,8 +435,7 @@ impl Grids {
             ready.push_back(Record::new(line, Err(error), self.format));
         } else if !block.is_empty() || header.is_some() {
             let first = header.unwrap_or(block[0].0);
-            let lines: Vec<(usize, &str)> =
-                block.iter().map(|(no, l)| (*no, l.as_str())).collect();
+            let lines: Vec<(usize, &str)> = block.iter().map(|(no, l)| (*no, l.as_str())).collect();
             ready.push_back(reader.read_block_grid(&lines, self.format, first));
         }
     }
