@@ -324,13 +324,18 @@ pub const MIN_SIZE: usize = 4;
 ///   made of `-+=|` with at least one `+` are decoration. But when most of
 ///   the block's lines are puzzles with givens on their own (sixteen 4x4
 ///   puzzles of 16 cells, one a line), each line is a record.
+/// - A line of more cells than a grid row has (more than 64) is a record
+///   on its own, and ends the block before it; a block of more than
+///   [`MAX_BLOCK`] lines is no grid: each of its lines is a record.
 /// - A block that is neither is read as a damaged grid (one invalid
 ///   record, naming the row at fault) when most of its rows have about as
 ///   many cells as there are rows and few of its lines are puzzles on
 ///   their own; otherwise each line is a record of its own.
 /// - A first line holding only a number below 16 digits (a count of
 ///   puzzles, as contest files start) is skipped when the number matches
-///   the records that follow; otherwise it is an invalid record.
+///   the records that follow; otherwise it is an invalid record. Records
+///   are held back until the count is checked, at most [`MAX_COUNT`]: a
+///   larger count is an invalid record once more records have come.
 /// - Simple Sudoku's `.ss` rows (`4..|...|8.5`) with lines of dashes
 ///   between bands of boxes, and bordered prints (`*-----------*`,
 ///   `+-------+-------+`, rows `| 4 . . | . . . | 8 . 5 |`) are grids:
@@ -347,7 +352,8 @@ pub const MIN_SIZE: usize = 4;
 ///
 /// [`Reader::format`] forces one format for the whole text instead.
 ///
-/// A record that matches no size is invalid and names its line. Grids
+/// A record that matches no size is invalid and names its line, and so is
+/// a line of more than [`MAX_LINE`] bytes. Grids
 /// smaller than [`MIN_SIZE`] are refused unless asked for.
 ///
 /// ```
