@@ -283,6 +283,39 @@ pub fn run_within(
     Ok(errors)
 }
 
+/// Checks that the contest readers keep on any input; shared by the
+/// `contest_readers` fuzz target and the test that replays its inputs.
+/// The first byte picks the contest ([`Contest::ALL`], modulo its length);
+/// the rest is the input (bytes that are not UTF-8 become U+FFFD), each
+/// case searched within a budget of 2,000 nodes. Panics when an error
+/// names no place in the text (line 1 up to one past the last line,
+/// column 1 or more), or when [`run_within`] and [`answers_within`]
+/// disagree on the cases without an answer.
+///
+/// ```
+/// exactly_puzzles::contest::check(b"\x05\n1\n2\n0\n");
+/// ```
+pub fn check(data: &[u8]) {
+    let Some((&pick, rest)) = data.split_first() else {
+        return;
+    };
+    let contest = Contest::ALL[usize::from(pick) % Contest::ALL.len()];
+    let text = String::from_utf8_lossy(rest);
+    let limits = Limits::default().max_nodes(2_000);
+    let lines = exactly::format::lines(&text).count();
+    let answers = answers_within(contest, &text, &limits);
+    let errors: Vec<ContestError> = answers.iter().filter_map(|a| a.clone().err()).collect();
+    for e in &errors {
+        assert!(
+            (1..=lines + 1).contains(&e.line) && e.column >= 1,
+            "{contest}: {e} in a text of {lines} lines"
+        );
+    }
+    let mut out = Vec::new();
+    let run = run_within(contest, &text, &limits, &mut out);
+    assert_eq!(run.ok(), Some(errors), "{contest}");
+}
+
 /// One blank-separated token of the input, with its 1-based line and
 /// column.
 #[derive(Clone, Copy, Debug)]

@@ -97,8 +97,8 @@ pub use solve::{
 pub use target::{best_score, best_score_within, Method, Target, Weights};
 pub use template::{Template, TemplateSolver};
 pub use text::{
-    parse, parse_jigsaw, parse_with, InputFormat, Layout, Puzzle, Reader, Record, Style, Symbols,
-    MIN_SIZE,
+    parse, parse_jigsaw, parse_with, InputFormat, Layout, Puzzle, Reader, Record, Records, Style,
+    Symbols, MAX_BLOCK, MAX_COUNT, MAX_LINE, MIN_SIZE,
 };
 
 /// Why a sudoku could not be read, checked or encoded.

@@ -47,3 +47,16 @@ proptest! {
         check(Contest::Noip2009, &t);
     }
 }
+
+#[test]
+fn replay_fuzz_inputs() {
+    // Seeds of the `contest_readers` fuzz target (the samples, each after
+    // the byte that picks its contest) and inputs it found.
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/fuzz-contest");
+    let mut n = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        contest::check(&std::fs::read(entry.unwrap().path()).unwrap());
+        n += 1;
+    }
+    assert!(n >= Contest::ALL.len(), "{n} inputs");
+}

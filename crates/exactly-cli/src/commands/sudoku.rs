@@ -2,8 +2,10 @@
 //! each record in the input's order and style.
 
 use std::borrow::Cow;
-use std::io::{self, IsTerminal, Write};
+use std::fs;
+use std::io::{self, BufRead, IsTerminal, Write};
 use std::path::Path;
+use std::sync::mpsc;
 use std::time::Instant;
 
 use anyhow::Context;
@@ -71,6 +73,78 @@ pub(crate) fn read_batch(path: &Path) -> anyhow::Result<(String, String)> {
     Ok((name, text))
 }
 
+/// Opens a file of puzzles (`-` for standard input) to read as its lines
+/// come, with its name for messages.
+fn open_batch(path: &Path) -> anyhow::Result<(String, Box<dyn BufRead + Send>)> {
+    if path == Path::new("-") {
+        let stdin = io::BufReader::with_capacity(1 << 16, io::stdin());
+        return Ok((input::STDIN_NAME.to_string(), Box::new(stdin)));
+    }
+    let name = path.display().to_string();
+    let file = fs::File::open(path).with_context(|| format!("{name}: cannot open"))?;
+    Ok((name, Box::new(io::BufReader::with_capacity(1 << 16, file))))
+}
+
+/// The most records solved together: records are answered in chunks of
+/// those that have come, so that answers follow the input as it comes and
+/// no more than this many records (and as many in flight) are held.
+const CHUNK: usize = 4096;
+
+/// The records of a batch, read on a thread of their own as the input
+/// comes ([`sudoku::Reader::records`]).
+struct Incoming {
+    records: mpsc::Receiver<io::Result<sudoku::Record>>,
+    name: String,
+}
+
+impl Incoming {
+    fn start(reader: sudoku::Reader, input: Box<dyn BufRead + Send>, name: String) -> Incoming {
+        let (send, records) = mpsc::sync_channel(CHUNK);
+        std::thread::spawn(move || {
+            for record in reader.records(input) {
+                let failed = record.is_err();
+                if send.send(record).is_err() || failed {
+                    break;
+                }
+            }
+        });
+        Incoming { records, name }
+    }
+
+    /// A read error, naming the input.
+    fn failed(&self, error: io::Error) -> anyhow::Error {
+        anyhow::Error::new(error).context(format!("{}: cannot read", self.name))
+    }
+
+    /// The next records: waits for one, then takes those that have come
+    /// too, up to [`CHUNK`]; none at the end of the input. A read error
+    /// comes after the records before it.
+    fn chunk(&self) -> (Vec<sudoku::Record>, Option<anyhow::Error>) {
+        let mut chunk = Vec::new();
+        let mut next = self.records.recv().ok();
+        while let Some(record) = next {
+            match record {
+                Ok(record) => chunk.push(record),
+                Err(e) => return (chunk, Some(self.failed(e))),
+            }
+            if chunk.len() == CHUNK {
+                break;
+            }
+            next = self.records.try_recv().ok();
+        }
+        (chunk, None)
+    }
+}
+
+impl Iterator for Incoming {
+    type Item = anyhow::Result<sudoku::Record>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let record = self.records.recv().ok()?;
+        Some(record.map_err(|e| self.failed(e)))
+    }
+}
+
 /// The most threads `exactly sudoku` runs: more are clamped to it (and a
 /// batch runs no more threads than it has puzzles).
 pub const MAX_THREADS: usize = 256;
@@ -88,7 +162,7 @@ pub(crate) fn rules_of<'r>(puzzle: &Puzzle, rules: &'r Rules) -> Cow<'r, Rules> 
     }
 }
 
-/// A progress bar over the puzzles of a batch: drawn on standard error when
+/// A count of the puzzles of a batch solved so far: drawn on standard error when
 /// it is a terminal, once solving has lasted a second.
 struct Progress {
     bar: ProgressBar,
@@ -97,13 +171,12 @@ struct Progress {
 }
 
 impl Progress {
-    fn new(total: usize) -> Progress {
+    fn new() -> Progress {
         let bar = ProgressBar::hidden();
-        bar.set_length(total as u64);
-        if let Ok(style) = ProgressStyle::with_template(
-            "{elapsed_precise} [{wide_bar}] {pos}/{len} puzzles, {eta} left",
-        ) {
-            bar.set_style(style.progress_chars("=> "));
+        if let Ok(style) =
+            ProgressStyle::with_template("{elapsed_precise} {pos} puzzles, {per_sec}")
+        {
+            bar.set_style(style);
         }
         Progress {
             bar,
@@ -451,10 +524,55 @@ fn write_csv(
     }
 }
 
-/// Runs `exactly sudoku`.
+/// Writes one record's answer as `--format` asks (`previous_grid`: whether
+/// the record before was drawn as a grid; `None` before the first).
+fn write_record(
+    out: &mut impl Write,
+    args: &SudokuArgs,
+    record: &Answered<'_>,
+    previous_grid: &mut Option<bool>,
+    max: u64,
+    rules: &Rules,
+) -> io::Result<()> {
+    // How a grid is drawn; `None` for one line.
+    let draw: Option<Draw> = match args.format {
+        Some(SudokuFormat::Json) => {
+            return match args.all {
+                true => write_json_all(out, record, max, rules),
+                false => write_json(out, record, args.second),
+            };
+        }
+        Some(SudokuFormat::Csv) => {
+            return write_csv(out, record, args.all.then_some(max), rules);
+        }
+        Some(SudokuFormat::Line) => None,
+        Some(SudokuFormat::Grid) => Some(as_grid),
+        Some(SudokuFormat::Ss) => Some(|s: Style, g: &sudoku::Grid| s.format_ss(g)),
+        Some(SudokuFormat::Sdk) => Some(|s: Style, g: &sudoku::Grid| s.format_sdk(g)),
+        Some(SudokuFormat::Bordered) => Some(|s: Style, g: &sudoku::Grid| s.format_bordered(g)),
+        // An invalid record answers in the layout of the record before.
+        None => match record.outcome {
+            Ok((p, _)) => (p.style.layout != Layout::Line).then_some(as_grid as Draw),
+            Err(_) => previous_grid.unwrap_or(false).then_some(as_grid as Draw),
+        },
+    };
+    let grid = draw.is_some();
+    // A blank line between records when either is a grid.
+    if previous_grid.is_some_and(|p| p || grid) {
+        writeln!(out)?;
+    }
+    *previous_grid = Some(grid);
+    match (args.all, draw) {
+        (true, _) => write_all(out, record, draw, max, rules),
+        (false, Some(draw)) => write_grid(out, record, args.second, draw),
+        (false, None) => write_line(out, record, args.second),
+    }
+}
+
+/// Runs `exactly sudoku`: records are read, solved and answered a chunk at
+/// a time, in order, as the input comes.
 pub fn run(args: &SudokuArgs) -> anyhow::Result<Status> {
     let (shape, regions) = shape_and_regions(args.box_shape.as_deref(), args.regions.as_deref())?;
-    let (name, text) = read_batch(&args.file)?;
     let start = Instant::now();
     let rules = Rules::default().diagonals(args.diagonals).regions(regions);
     if args.jigsaw
@@ -469,40 +587,18 @@ pub fn run(args: &SudokuArgs) -> anyhow::Result<Status> {
             args.input_format.name()
         );
     }
-    let records = sudoku::Reader::new()
+    let reader = sudoku::Reader::new()
         .shape(shape)
         .rules(rules.clone())
         .small(args.small)
         .jigsaw(args.jigsaw)
-        .format(args.input_format)
-        .read(&text);
-    anyhow::ensure!(
-        !records.is_empty(),
-        "{name}: no puzzles: the input is empty or holds only comments and blank lines"
-    );
+        .format(args.input_format);
+    let (name, input) = open_batch(&args.file)?;
+    let incoming = Incoming::start(reader, input, name.clone());
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .min(MAX_THREADS);
-    // Each thread holds solvers as large as the largest grid's: keep them
-    // all within the memory budget.
-    let side = records
-        .iter()
-        .filter_map(|r| r.puzzle.as_ref().ok())
-        .map(|p| p.grid.size())
-        .max()
-        .unwrap_or(1);
-    let per = sudoku::memory_per_solver(side).max(1);
-    let fit = (MEMORY_BUDGET / per).max(1);
-    if threads > fit {
-        report::message(&format!(
-            "{threads} threads would take more than {} MiB for {side}x{side} grids \
-             (about {} MiB a thread): running {fit}",
-            MEMORY_BUDGET >> 20,
-            per.div_ceil(1 << 20)
-        ));
-    }
-    let threads = threads.min(fit);
     let max = if args.first { 1 } else { args.max_solutions };
     let mut limits = Limits::default();
     if let Some(nodes) = args.max_nodes {
@@ -512,77 +608,85 @@ pub fn run(args: &SudokuArgs) -> anyhow::Result<Status> {
         limits = limits.max_time(time);
     }
     if args.target {
-        return target(args, records, &rules, &limits, &name);
+        return target(args, incoming, &rules, &limits, &name);
     }
-    let batch = Batch::new(max, rules.clone(), limits, threads);
-    // Solutions given with the puzzles (CSV), checked against the solver's.
-    let givens: Vec<Option<sudoku::Grid>> = records.iter().map(|r| r.solution.clone()).collect();
-    let progress = Progress::new(records.len());
-    let outcomes = sudoku::solve_batch(records, &batch, &|k| progress.advance(k));
-    drop(progress);
-    let elapsed = start.elapsed();
 
     let mut out = io::BufWriter::new(io::stdout().lock());
     let mut previous_grid: Option<bool> = None;
     const WORDS: [&str; 6] = ["unique", "multiple", "solved", "none", "invalid", "unknown"];
     let mut tally = [0usize; WORDS.len()];
     let mut mismatched = 0usize;
-    if args.format == Some(SudokuFormat::Csv) {
-        writeln!(out, "quizzes,solutions,verdict,count,error")?;
-    }
-    for ((line, outcome), given) in outcomes.iter().zip(&givens) {
-        let (word, _) = verdict(outcome);
-        let slot = WORDS.iter().position(|w| *w == word).unwrap_or(4);
-        tally[slot] += 1;
-        let wrong = match (given, outcome) {
-            (Some(g), Ok((p, a))) => mismatch(*line, g, p, a, &rules),
-            _ => None,
-        };
-        mismatched += usize::from(wrong.is_some());
-        let record = Answered {
-            line: *line,
-            outcome,
-            mismatch: wrong.as_deref(),
-        };
-        // How a grid is drawn; `None` for one line.
-        let draw: Option<Draw> = match args.format {
-            Some(SudokuFormat::Json) => {
-                match args.all {
-                    true => write_json_all(&mut out, &record, max, &rules)?,
-                    false => write_json(&mut out, &record, args.second)?,
-                }
-                continue;
+    let mut total = 0usize;
+    // The threads run: fewer for large grids, whose solvers must fit in
+    // the memory budget together; the largest side told about so far.
+    let mut ran = threads;
+    let mut told = 0;
+    let progress = Progress::new();
+    loop {
+        let (records, failed) = incoming.chunk();
+        if records.is_empty() {
+            if let Some(e) = failed {
+                return Err(e);
             }
-            Some(SudokuFormat::Csv) => {
-                write_csv(&mut out, &record, args.all.then_some(max), &rules)?;
-                continue;
-            }
-            Some(SudokuFormat::Line) => None,
-            Some(SudokuFormat::Grid) => Some(as_grid),
-            Some(SudokuFormat::Ss) => Some(|s: Style, g: &sudoku::Grid| s.format_ss(g)),
-            Some(SudokuFormat::Sdk) => Some(|s: Style, g: &sudoku::Grid| s.format_sdk(g)),
-            Some(SudokuFormat::Bordered) => Some(|s: Style, g: &sudoku::Grid| s.format_bordered(g)),
-            // An invalid record answers in the layout of the record before.
-            None => match outcome {
-                Ok((p, _)) => (p.style.layout != Layout::Line).then_some(as_grid as Draw),
-                Err(_) => previous_grid.unwrap_or(false).then_some(as_grid as Draw),
-            },
-        };
-        let grid = draw.is_some();
-        // A blank line between records when either is a grid.
-        if previous_grid.is_some_and(|p| p || grid) {
-            writeln!(out)?;
+            break;
         }
-        previous_grid = Some(grid);
-        match (args.all, draw) {
-            (true, _) => write_all(&mut out, &record, draw, max, &rules)?,
-            (false, Some(draw)) => write_grid(&mut out, &record, args.second, draw)?,
-            (false, None) => write_line(&mut out, &record, args.second)?,
+        // Each thread holds solvers as large as the largest grid's: keep
+        // them all within the memory budget.
+        let side = records
+            .iter()
+            .filter_map(|r| r.puzzle.as_ref().ok())
+            .map(|p| p.grid.size())
+            .max()
+            .unwrap_or(1);
+        let per = sudoku::memory_per_solver(side).max(1);
+        let fit = (MEMORY_BUDGET / per).max(1);
+        if threads > fit && side > told {
+            told = side;
+            report::message(&format!(
+                "{threads} threads would take more than {} MiB for {side}x{side} grids \
+                 (about {} MiB a thread): running {fit}",
+                MEMORY_BUDGET >> 20,
+                per.div_ceil(1 << 20)
+            ));
+        }
+        ran = ran.min(fit);
+        let batch = Batch::new(max, rules.clone(), limits.clone(), threads.min(fit));
+        // Solutions given with the puzzles (CSV), checked against the solver's.
+        let givens: Vec<Option<sudoku::Grid>> =
+            records.iter().map(|r| r.solution.clone()).collect();
+        let outcomes = sudoku::solve_batch(records, &batch, &|k| progress.advance(k));
+        if total == 0 && args.format == Some(SudokuFormat::Csv) {
+            writeln!(out, "quizzes,solutions,verdict,count,error")?;
+        }
+        total += outcomes.len();
+        for ((line, outcome), given) in outcomes.iter().zip(&givens) {
+            let (word, _) = verdict(outcome);
+            let slot = WORDS.iter().position(|w| *w == word).unwrap_or(4);
+            tally[slot] += 1;
+            let wrong = match (given, outcome) {
+                (Some(g), Ok((p, a))) => mismatch(*line, g, p, a, &rules),
+                _ => None,
+            };
+            mismatched += usize::from(wrong.is_some());
+            let record = Answered {
+                line: *line,
+                outcome,
+                mismatch: wrong.as_deref(),
+            };
+            write_record(&mut out, args, &record, &mut previous_grid, max, &rules)?;
+        }
+        out.flush().context("cannot write to standard output")?;
+        if let Some(e) = failed {
+            return Err(e);
         }
     }
-    out.flush().context("cannot write to standard output")?;
-
-    let total = outcomes.len();
+    drop(progress);
+    anyhow::ensure!(
+        total > 0,
+        "{name}: no puzzles: the input is empty or holds only comments and blank lines"
+    );
+    let elapsed = start.elapsed();
+    let threads = ran;
     let rate = total as f64 / elapsed.as_secs_f64().max(1e-9);
     let plural = |k: usize| if k == 1 { "" } else { "s" };
     let mut summary = format!(
@@ -688,7 +792,7 @@ pub(crate) fn located(file: &str, error: SudokuError) -> anyhow::Error {
 /// with `line`, `score`, `solution`, `error`.
 fn target(
     args: &SudokuArgs,
-    records: Vec<sudoku::Record>,
+    records: Incoming,
     rules: &Rules,
     limits: &Limits,
     name: &str,
@@ -707,7 +811,10 @@ fn target(
     };
     let mut out = io::BufWriter::new(io::stdout().lock());
     let (mut unsolvable, mut invalid, mut stopped) = (0usize, 0usize, 0usize);
+    let mut total = 0usize;
     for record in records {
+        let record = record?;
+        total += 1;
         let line = record.line;
         let result = record.puzzle.and_then(|p| {
             let weights = given
@@ -750,8 +857,12 @@ fn target(
         } else {
             writeln!(out, "{score}")?;
         }
+        out.flush().context("cannot write to standard output")?;
     }
-    out.flush().context("cannot write to standard output")?;
+    anyhow::ensure!(
+        total > 0,
+        "{name}: no puzzles: the input is empty or holds only comments and blank lines"
+    );
     anyhow::ensure!(invalid == 0, "{name}: {invalid} records are invalid");
     Ok(if stopped > 0 {
         Status::Stopped

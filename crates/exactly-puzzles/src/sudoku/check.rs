@@ -39,6 +39,13 @@ pub fn reader(data: &[u8]) {
         .format(format);
     let lines = exactly::format::lines(&text).count();
     let records = reader.read(&text);
+    // Read as a stream, in pieces of a few bytes: the same records.
+    let piece = 1 + rest.len() % 7;
+    let streamed: Vec<_> = reader
+        .records(std::io::BufReader::with_capacity(piece, rest))
+        .collect::<Result<_, _>>()
+        .unwrap_or_default();
+    assert_eq!(streamed, records, "read in pieces of {piece} bytes");
     for record in &records {
         assert!(
             record.line >= 1 && record.line <= lines.max(1),

@@ -61,6 +61,25 @@ pub fn encode(puzzle: &Grid) -> Result<Problem<Placement>, SudokuError> {
 /// # Ok::<(), exactly_puzzles::sudoku::SudokuError>(())
 /// ```
 pub fn encode_with(puzzle: &Grid, rules: &Rules) -> Result<Problem<Placement>, SudokuError> {
+    match encode_within(puzzle, rules, &|| false)? {
+        Some(problem) => Ok(problem),
+        // Never asked to stop.
+        None => Err(SudokuError::Build(exactly::BuildError::NoItems)),
+    }
+}
+
+/// [`encode_with`], asking `stop` before each row of cells is encoded (and
+/// before the problem is built): `None` once it says to stop, so that
+/// encoding a large grid keeps to a search's budget. Each row counts as n²
+/// [`exactly::work`] steps (its cells times the values).
+pub(super) fn encode_within(
+    puzzle: &Grid,
+    rules: &Rules,
+    stop: &dyn Fn() -> bool,
+) -> Result<Option<Problem<Placement>>, SudokuError> {
+    if stop() {
+        return Ok(None);
+    }
     check_regions(puzzle, rules)?;
     let shape = puzzle.shape;
     let n = shape.size();
@@ -126,6 +145,12 @@ pub fn encode_with(puzzle: &Grid, rules: &Rules) -> Result<Problem<Placement>, S
     // PERF: entries gathered in an array, not a chain of flattened
     // iterators, made building the 9x9 template a third faster.
     for (i, item) in cell_item.iter().enumerate() {
+        if i % n == 0 {
+            if stop() {
+                return Ok(None);
+            }
+            exactly::work::add((n * n) as u64);
+        }
         let Some(cell) = *item else { continue };
         let (r, c) = (i / n, i % n);
         let mut units = [0usize; 5];
@@ -158,7 +183,10 @@ pub fn encode_with(puzzle: &Grid, rules: &Rules) -> Result<Problem<Placement>, S
             )?;
         }
     }
-    Ok(b.build()?)
+    if stop() {
+        return Ok(None);
+    }
+    Ok(Some(b.build()?))
 }
 
 /// Appends `k` in decimal.

@@ -12,10 +12,11 @@ use exactly::parallel::{Failed, Item, Pool};
 use exactly::time::Instant;
 use exactly::{Limits, Outcome, PrefixError, Solution, StopReason};
 
+use super::encode::encode_within;
 use super::solve::{answer_of, check_both, solve_within, sudoku_engine, sudoku_solver};
 use super::{
-    decode, encode_with, solve_with, Answer, Grid, Puzzle, Record, Rules, Shape, SudokuError,
-    Template, TemplateSolver, Verdict,
+    decode, solve_with, Answer, Grid, Puzzle, Record, Rules, Shape, SudokuError, Template,
+    TemplateSolver, Verdict,
 };
 
 /// Subproblems per thread for [`solve_parallel`], so that threads finishing
@@ -55,7 +56,11 @@ pub fn solve_parallel(
     if !puzzle.cells.contains(&0) {
         return solve_with(puzzle, max_solutions, rules);
     }
-    let problem = encode_with(puzzle, rules)?;
+    // The encoding of a large grid takes long too: it keeps to the budget.
+    let stop = || limits.time.is_some_and(|t| start.elapsed() >= t);
+    let Some(problem) = encode_within(puzzle, rules, &stop)? else {
+        return Ok(answer_of(max_solutions, 0, [None, None], 0, true));
+    };
     let (split, above) = exactly::parallel::split_with_solutions(
         &problem,
         sudoku_engine(&problem),

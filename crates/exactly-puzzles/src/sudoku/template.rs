@@ -1,14 +1,16 @@
 //! Templates: the empty grid of one shape encoded once, and solvers that
 //! take a batch of puzzles of that shape by committing their givens.
 
+use std::sync::atomic::Ordering;
 use std::sync::OnceLock;
 
 use exactly::time::Instant;
 use exactly::{Limits, OptionId, Problem, Solver};
 
+use super::encode::encode_within;
 use super::grid::check_regions;
 use super::solve::{answer_of, check_both, count_up_to, sudoku_solver};
-use super::{encode_with, Answer, Grid, Placement, Rules, Shape, SudokuError};
+use super::{Answer, Grid, Placement, Rules, Shape, SudokuError};
 
 /// The empty grid of one shape under one set of rules, encoded once (when a
 /// solver first needs it): its [`TemplateSolver`]s solve puzzles of that
@@ -59,9 +61,23 @@ impl Template {
     }
 
     fn encoding(&self) -> Result<&Encoding, SudokuError> {
-        self.encoding
-            .get_or_init(|| {
-                let problem = encode_with(&Grid::empty(self.shape), &self.rules)?;
+        match self.encoding_within(&|| false)? {
+            Some(encoding) => Ok(encoding),
+            // Never asked to stop.
+            None => Err(SudokuError::Build(exactly::BuildError::NoItems)),
+        }
+    }
+
+    /// The encoding, built unless `stop` says to stop first (`None`; it is
+    /// built again next time). Two threads may build it at once: the first
+    /// one kept serves both.
+    fn encoding_within(&self, stop: &dyn Fn() -> bool) -> Result<Option<&Encoding>, SudokuError> {
+        if let Some(built) = self.encoding.get() {
+            return built.as_ref().map(Some).map_err(Clone::clone);
+        }
+        let built = match encode_within(&Grid::empty(self.shape), &self.rules, stop) {
+            Ok(None) => return Ok(None),
+            Ok(Some(problem)) => {
                 let n = self.shape.size();
                 let mut option = vec![OptionId::new(0); n * n * n];
                 for (o, p) in problem.labels().iter().enumerate() {
@@ -69,9 +85,14 @@ impl Template {
                     option[cell * n + usize::from(p.value) - 1] = OptionId::new(o);
                 }
                 Ok(Encoding { problem, option })
-            })
-            .as_ref()
-            .map_err(Clone::clone)
+            }
+            Err(e) => Err(e),
+        };
+        let _ = self.encoding.set(built);
+        match self.encoding.get() {
+            Some(built) => built.as_ref().map(Some).map_err(Clone::clone),
+            None => Ok(None),
+        }
     }
 
     /// The grid shape.
@@ -173,10 +194,16 @@ impl TemplateSolver<'_> {
             None => Some(std::time::Duration::MAX),
         };
         let out_of_time = || Ok(answer_of(max_solutions, 0, [None, None], 0, true));
+        // Encoding a large grid takes long too: it stops with the budget.
+        let cancel = self.limits.cancel.clone();
+        let stop =
+            move || left().is_none() || cancel.as_ref().is_some_and(|f| f.load(Ordering::Relaxed));
         let (count, grids, nodes, stopped) =
             if self.solver.is_none() && 3 * self.encoded < n * n * n {
-                // On its own; `encode_with` names clashing givens.
-                let problem = encode_with(puzzle, rules)?;
+                // On its own; `encode_within` names clashing givens.
+                let Some(problem) = encode_within(puzzle, rules, &stop)? else {
+                    return out_of_time();
+                };
                 self.encoded += problem.num_options();
                 let mut limits = self.limits.clone();
                 match left() {
@@ -188,7 +215,9 @@ impl TemplateSolver<'_> {
                 let (count, grids, stopped) = count_up_to(&mut solver, puzzle, max_solutions);
                 (count, grids, solver.stats().nodes, stopped)
             } else {
-                let encoding = template.encoding()?;
+                let Some(encoding) = template.encoding_within(&stop)? else {
+                    return out_of_time();
+                };
                 let limits = &self.limits;
                 let mut solver = match self.solver.take() {
                     Some(solver) => solver,

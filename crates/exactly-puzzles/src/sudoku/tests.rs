@@ -83,3 +83,52 @@ fn solution_check_catches_every_unit() {
         Grid::from_cells(shape, vec![1, 2, 3, 4, 2, 3, 4, 1, 3, 4, 1, 2, 4, 1, 2, 3]).unwrap();
     assert!(!latin.solves(&Grid::empty(shape)));
 }
+
+#[test]
+fn a_spent_budget_stops_before_the_encoding_is_built() {
+    use super::encode::encode_within;
+    use exactly::Limits;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    // Encoding the empty 64x64 grid counts n³ steps, a row at a time.
+    let empty = Grid::empty(Shape::new(8, 8).unwrap());
+    let rules = Rules::default();
+    let before = exactly::work::steps();
+    assert!(encode_within(&empty, &rules, &|| false).unwrap().is_some());
+    assert_eq!(exactly::work::steps() - before, 64 * 64 * 64);
+    // A cancel flag set before, or a time budget already spent: stopped
+    // before a row is encoded, on one thread or split across two.
+    let flag = Arc::new(AtomicBool::new(true));
+    let spent = [
+        Limits::default().cancel_flag(flag),
+        Limits::default().max_time(Duration::ZERO),
+    ];
+    for limits in &spent {
+        for threads in [1, 2] {
+            let before = exactly::work::steps();
+            let answer = super::solve_parallel(&empty, 2, &rules, limits, threads).unwrap();
+            assert_eq!(answer.verdict, Verdict::Unknown, "{limits:?}");
+            assert!(answer.solution.is_none());
+            assert_eq!(exactly::work::steps(), before, "{limits:?} {threads}");
+        }
+    }
+    // A template solver that has switched to the template: its encoding
+    // is not built once the flag is set.
+    let template = Template::new(Shape::new(3, 3).unwrap(), &rules).unwrap();
+    let flag = Arc::new(AtomicBool::new(false));
+    let mut solver = template
+        .solver()
+        .limits(Limits::default().cancel_flag(flag.clone()));
+    let nine = Grid::empty(template.shape());
+    assert_eq!(solver.solve(&nine, 1).unwrap().verdict, Verdict::Solved);
+    flag.store(true, Ordering::Relaxed);
+    let before = exactly::work::steps();
+    assert_eq!(solver.solve(&nine, 1).unwrap().verdict, Verdict::Unknown);
+    assert_eq!(exactly::work::steps(), before);
+    // The flag down again: the template is built and solves.
+    flag.store(false, Ordering::Relaxed);
+    assert_eq!(solver.solve(&nine, 1).unwrap().verdict, Verdict::Solved);
+    assert_eq!(exactly::work::steps() - before, 9 * 9 * 9);
+}

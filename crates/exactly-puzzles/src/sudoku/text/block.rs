@@ -6,7 +6,7 @@ use super::csv::{csv_header, Columns};
 use super::{before_comment, InputFormat, Layout, Puzzle, Reader, Record, Shape, SudokuError};
 
 /// The section of lines the reader is in: an `.sdk` section, or CSV rows.
-pub(super) enum Section<'a> {
+pub(super) enum Section {
     /// Plain records.
     None,
     /// A section other than `[Puzzle]`: its lines are skipped.
@@ -14,7 +14,7 @@ pub(super) enum Section<'a> {
     /// A `[Puzzle]` section: its header's line and its rows so far.
     Puzzle {
         header: usize,
-        rows: Vec<(usize, &'a str)>,
+        rows: Vec<(usize, String)>,
     },
     /// CSV rows under a header.
     Csv(Columns),
@@ -24,7 +24,7 @@ pub(super) enum Section<'a> {
 /// header once a `[Puzzle]` section came (`sdk`: before, such a line is
 /// no header, so that what follows it is not skipped unseen), or a CSV
 /// header.
-pub(super) fn section(line_no: usize, content: &str, sdk: bool) -> Option<Section<'static>> {
+pub(super) fn section(line_no: usize, content: &str, sdk: bool) -> Option<Section> {
     let t = content.trim();
     if let Some(name) = t.strip_prefix('[').and_then(|t| t.strip_suffix(']')) {
         if name.eq_ignore_ascii_case("puzzle") {
@@ -43,75 +43,16 @@ pub(super) fn section(line_no: usize, content: &str, sdk: bool) -> Option<Sectio
 }
 
 /// A rule line of an `.ss` file: only `-` (or `=`), at least two.
-fn is_rule(line: &str) -> bool {
+pub(super) fn is_rule(line: &str) -> bool {
     let t = before_comment(line).trim();
     t.len() >= 2 && t.bytes().all(|b| b == b'-' || b == b'=')
 }
 
 impl Reader {
-    /// Ends a section: a `[Puzzle]` section's rows become one grid.
-    pub(super) fn end_section(&self, section: &mut Section<'_>, out: &mut Vec<Record>) {
-        if let Section::Puzzle { header, rows } = std::mem::replace(section, Section::None) {
-            out.push(self.read_block_grid(&rows, InputFormat::Sdk, header));
-        }
-    }
-
-    /// Every non-blank line a record ([`InputFormat::Line`], `Sdm`).
-    pub(super) fn read_lines(&self, text: &str) -> Vec<Record> {
-        exactly::format::lines(text)
-            .enumerate()
-            .filter(|(_, l)| !before_comment(l).trim().is_empty())
-            .map(|(i, l)| {
-                let mut r = self.read_line(i + 1, l);
-                r.format = self.format;
-                r
-            })
-            .collect()
-    }
-
-    /// Every block of lines one grid ([`InputFormat::Grid`], `Ss`,
-    /// `Bordered`, `Sdk`): blocks end at blank lines and `[Name]` section
-    /// headers; sections other than `[Puzzle]` are skipped.
-    pub(super) fn read_grids(&self, text: &str, format: InputFormat) -> Vec<Record> {
-        let mut records = Vec::new();
-        let mut block: Vec<(usize, &str)> = Vec::new();
-        let mut skip = false;
-        let mut header = None;
-        let mut flush = |block: &mut Vec<(usize, &str)>, header: Option<usize>| {
-            if !block.is_empty() || header.is_some() {
-                let first = header.unwrap_or_else(|| block[0].0);
-                records.push(self.read_block_grid(block, format, first));
-            }
-            block.clear();
-        };
-        for (i, line) in exactly::format::lines(text).enumerate() {
-            let content = before_comment(line);
-            if content.trim().is_empty() {
-                if line.trim().is_empty() {
-                    flush(&mut block, header.take());
-                    skip = false;
-                }
-                continue;
-            }
-            let t = content.trim();
-            if let Some(name) = t.strip_prefix('[').and_then(|t| t.strip_suffix(']')) {
-                flush(&mut block, header.take());
-                skip = !name.trim().eq_ignore_ascii_case("puzzle");
-                header = (!skip).then_some(i + 1);
-                continue;
-            }
-            if !skip {
-                block.push((i + 1, line));
-            }
-        }
-        flush(&mut block, header.take());
-        records
-    }
-
     /// A block of lines read as one grid, whatever it looks like:
     /// decoration and rules dropped. `first` is the line to name when the
     /// block has no row.
-    fn read_block_grid(
+    pub(super) fn read_block_grid(
         &self,
         block: &[(usize, &str)],
         format: InputFormat,
@@ -281,7 +222,7 @@ impl Reader {
 
 /// A decoration line: only `-+=|*` and blanks, with at least one `+`, or
 /// a `*` and a `-` or `=` (`*-----------*`).
-fn is_decoration(line: &str) -> bool {
+pub(super) fn is_decoration(line: &str) -> bool {
     let corner = line.contains('+') || (line.contains('*') && line.contains(['-', '=']));
     corner
         && line

@@ -15,6 +15,16 @@ pub(super) struct Columns {
     named: bool,
 }
 
+impl Columns {
+    /// The columns of a file without a header: the puzzle, then maybe its
+    /// solution.
+    pub(super) const UNNAMED: Columns = Columns {
+        puzzle: 0,
+        solution: Some(1),
+        named: false,
+    };
+}
+
 /// Column names of the puzzle.
 const PUZZLE_NAMES: [&str; 4] = ["quizzes", "quiz", "puzzles", "puzzle"];
 /// Column names of the solution.
@@ -76,32 +86,6 @@ fn fields(line: &str) -> Vec<(usize, &str)> {
 }
 
 impl Reader {
-    /// Every line a CSV row ([`InputFormat::Csv`]); a header, when the
-    /// first line is one, names the columns.
-    pub(super) fn read_csv(&self, text: &str) -> Vec<Record> {
-        let mut columns = None;
-        let mut records = Vec::new();
-        for (i, line) in exactly::format::lines(text).enumerate() {
-            let content = before_comment(line).trim();
-            if content.is_empty() {
-                continue;
-            }
-            if columns.is_none() {
-                if let Some(named) = csv_header(content) {
-                    columns = Some(named);
-                    continue;
-                }
-            }
-            let columns = *columns.get_or_insert(Columns {
-                puzzle: 0,
-                solution: Some(1),
-                named: false,
-            });
-            records.push(self.read_csv_row(i + 1, line, columns));
-        }
-        records
-    }
-
     /// One CSV row: the puzzle, and its solution when the row gives one.
     pub(super) fn read_csv_row(&self, no: usize, line: &str, columns: Columns) -> Record {
         let fields = fields(before_comment(line));

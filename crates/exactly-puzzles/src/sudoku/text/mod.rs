@@ -4,14 +4,14 @@ mod block;
 mod cells;
 mod csv;
 mod jigsaw;
+mod stream;
 #[cfg(test)]
 mod tests;
 mod write;
 
 use super::{Grid, Regions, Rules, Shape, SudokuError};
-use block::{section, Section};
-use cells::row_tokens;
-use jigsaw::read_jigsaw;
+use stream::{Feed, Line};
+pub use stream::{Records, MAX_BLOCK, MAX_COUNT, MAX_LINE};
 
 /// How a record lays its cells out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -324,13 +324,18 @@ pub const MIN_SIZE: usize = 4;
 ///   made of `-+=|` with at least one `+` are decoration. But when most of
 ///   the block's lines are puzzles with givens on their own (sixteen 4x4
 ///   puzzles of 16 cells, one a line), each line is a record.
+/// - A line of more cells than a grid row has (more than 64) is a record
+///   on its own, and ends the block before it; a block of more than
+///   [`MAX_BLOCK`] lines is no grid: each of its lines is a record.
 /// - A block that is neither is read as a damaged grid (one invalid
 ///   record, naming the row at fault) when most of its rows have about as
 ///   many cells as there are rows and few of its lines are puzzles on
 ///   their own; otherwise each line is a record of its own.
 /// - A first line holding only a number below 16 digits (a count of
 ///   puzzles, as contest files start) is skipped when the number matches
-///   the records that follow; otherwise it is an invalid record.
+///   the records that follow; otherwise it is an invalid record. Records
+///   are held back until the count is checked, at most [`MAX_COUNT`]: a
+///   larger count is an invalid record once more records have come.
 /// - Simple Sudoku's `.ss` rows (`4..|...|8.5`) with lines of dashes
 ///   between bands of boxes, and bordered prints (`*-----------*`,
 ///   `+-------+-------+`, rows `| 4 . . | . . . | 8 . 5 |`) are grids:
@@ -347,7 +352,8 @@ pub const MIN_SIZE: usize = 4;
 ///
 /// [`Reader::format`] forces one format for the whole text instead.
 ///
-/// A record that matches no size is invalid and names its line. Grids
+/// A record that matches no size is invalid and names its line, and so is
+/// a line of more than [`MAX_LINE`] bytes. Grids
 /// smaller than [`MIN_SIZE`] are refused unless asked for.
 ///
 /// ```
@@ -425,125 +431,19 @@ impl Reader {
     }
 
     /// Reads the records of `text`: every record of the text gives one,
-    /// a puzzle or why it is not one.
+    /// a puzzle or why it is not one. [`Reader::records`] reads them from a
+    /// stream as its lines come.
     pub fn read(&self, text: &str) -> Vec<Record> {
-        if !self.jigsaw {
-            match self.format {
-                InputFormat::Auto => {}
-                InputFormat::Line | InputFormat::Sdm => return self.read_lines(text),
-                InputFormat::Csv => return self.read_csv(text),
-                grid => return self.read_grids(text, grid),
-            }
-        }
-        let mut records = Vec::new();
-        // The section of `.sdk` or CSV lines that the reader is in.
-        let mut section_now = Section::None;
-        // Whether a `[Puzzle]` section came: then other `[Name]` sections
-        // are skipped.
-        let mut sdk = false;
-        let mut block: Vec<(usize, &str)> = Vec::new();
-        let mut count: Option<(usize, &str)> = None;
-        // Whether the count line still might be a grid's first row, and
-        // whether a blank line came after it.
-        let (mut first, mut pending, mut apart) = (true, false, false);
+        let mut feed = Feed::new(self);
         for (i, line) in exactly::format::lines(text).enumerate() {
-            let content = before_comment(line);
-            if content.trim().is_empty() {
-                if !line.trim().is_empty() {
-                    // A comment line.
-                    continue;
-                }
-                apart = true;
-                if !self.jigsaw {
-                    self.read_block(&block, &mut records);
-                    block.clear();
-                    self.end_section(&mut section_now, &mut records);
-                }
-                continue;
-            }
-            if !self.jigsaw {
-                if let Some(next) = section(i + 1, content, sdk) {
-                    sdk |= matches!(next, Section::Puzzle { .. });
-                    self.read_block(&block, &mut records);
-                    block.clear();
-                    self.end_section(&mut section_now, &mut records);
-                    section_now = next;
-                    (first, pending) = (false, false);
-                    continue;
-                }
-                match &mut section_now {
-                    Section::None => {}
-                    Section::Skip => continue,
-                    Section::Puzzle { rows, .. } => {
-                        rows.push((i + 1, line));
-                        continue;
-                    }
-                    Section::Csv(columns) => {
-                        records.push(self.read_csv_row(i + 1, line, *columns));
-                        (first, pending) = (false, false);
-                        continue;
-                    }
-                }
-            }
-            if std::mem::take(&mut first) && is_count(content) {
-                count = Some((i + 1, line));
-                (pending, apart) = (true, false);
-                continue;
-            }
-            if std::mem::take(&mut pending) && !apart {
-                // A row of the same length right below: the first row of a grid.
-                if let Some((no, digits)) = count {
-                    if row_tokens(i + 1, line).len() == digits.trim().len() {
-                        block.push((no, digits));
-                        count = None;
-                    }
-                }
-            }
-            if self.jigsaw {
-                records.push(Record::new(
-                    i + 1,
-                    read_jigsaw(i + 1, content, &self.rules, self.small),
-                    InputFormat::Line,
-                ));
-            } else {
-                block.push((i + 1, line));
-            }
+            let line = match line.len() > MAX_LINE {
+                true => Line::Long,
+                false => Line::Text(line),
+            };
+            feed.push(i + 1, line);
         }
-        self.read_block(&block, &mut records);
-        self.end_section(&mut section_now, &mut records);
-        if let Some((line, digits)) = count {
-            let digits = before_comment(digits).trim();
-            let matches = digits.parse::<usize>().is_ok_and(|c| c == records.len());
-            if !matches {
-                let record = if records.is_empty() || self.small {
-                    // The only content, or a small puzzle asked for.
-                    match self.jigsaw {
-                        true => Record::new(
-                            line,
-                            read_jigsaw(line, digits, &self.rules, self.small),
-                            InputFormat::Line,
-                        ),
-                        false => self.read_line(line, digits),
-                    }
-                } else {
-                    Record::new(
-                        line,
-                        Err(SudokuError::Parse {
-                            line,
-                            column: Some(1),
-                            message: format!(
-                                "'{digits}' is not a puzzle; as a count line, it does not match \
-                                 the {} records that follow",
-                                records.len()
-                            ),
-                        }),
-                        InputFormat::Line,
-                    )
-                };
-                records.insert(0, record);
-            }
-        }
-        records
+        feed.finish();
+        feed.ready.into()
     }
 }
 
@@ -553,7 +453,7 @@ pub(super) fn before_comment(line: &str) -> &str {
 }
 
 /// A count line: a number too short to be a puzzle of side 4 or more.
-fn is_count(content: &str) -> bool {
+pub(super) fn is_count(content: &str) -> bool {
     let t = content.trim();
     !t.is_empty() && t.len() < 16 && t.bytes().all(|b| b.is_ascii_digit())
 }

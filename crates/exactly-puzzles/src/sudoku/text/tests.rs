@@ -372,3 +372,121 @@ fn sections_and_csv_headers() {
     assert!(r[0].solution.is_none());
     assert!(r[1].solution.is_some());
 }
+
+/// `text`, then a read error where the input would go on: what
+/// [`Reader::records`] gives before it asks for more than `text`.
+fn before_more(reader: &Reader, text: &str) -> Vec<(usize, String)> {
+    struct Stalled;
+    impl std::io::Read for Stalled {
+        fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
+            Err(std::io::Error::other("more input asked for"))
+        }
+    }
+    let input = std::io::BufReader::new(std::io::Read::chain(text.as_bytes(), Stalled));
+    let mut out = Vec::new();
+    for record in reader.records(input) {
+        match record {
+            Ok(r) => out.push(outcomes(&[r]).swap_remove(0)),
+            Err(e) => {
+                assert_eq!(e.to_string(), "more input asked for");
+                break;
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn records_come_as_soon_as_their_lines_decide_them() {
+    let reader = Reader::new();
+    // A line of more cells than a grid row: at once.
+    assert_eq!(
+        before_more(&reader, &format!("{NINE}\n")),
+        [(1, "ok".to_string())]
+    );
+    // A bad record in the middle, named at its line, and the batch goes on.
+    let r = before_more(&reader, &format!("{NINE}\n12x{}\n{NINE}\n", &NINE[3..]));
+    assert_eq!(r.len(), 3);
+    assert_eq!((r[0].1.as_str(), r[2].1.as_str()), ("ok", "ok"));
+    assert!(
+        r[1].1.starts_with("line 2, column 3: bad character 'x'"),
+        "{}",
+        r[1].1
+    );
+    // A grid at the blank line after it; a one-line 4x4 puzzle too.
+    let grid = "1.3.\n..1.\n.1..\n2.4.\n\n12..34..........\n\n";
+    assert_eq!(
+        before_more(&reader, grid),
+        [(1, "ok".to_string()), (6, "ok".to_string())]
+    );
+    // Not before: the grid's last row might be followed by more rows.
+    assert_eq!(before_more(&reader, "1.3.\n..1.\n.1..\n2.4.\n"), []);
+    // A block longer than a grid: each line as it comes.
+    let lines = "12..34..........\n".repeat(MAX_BLOCK + 1);
+    assert_eq!(before_more(&reader, &lines).len(), MAX_BLOCK + 1);
+    // CSV rows under a header, and forced one-line records: each at once.
+    let csv = format!("quizzes,solutions\n{NINE},\n");
+    assert_eq!(before_more(&reader, &csv), [(2, "ok".to_string())]);
+    let line = reader.clone().format(InputFormat::Line);
+    assert_eq!(before_more(&line, "12..34..........\n").len(), 1);
+}
+
+#[test]
+fn a_count_line_holds_records_back_only_until_it_is_checked() {
+    let reader = Reader::new();
+    // Two records and a count of 2: not known to match before the end.
+    assert_eq!(before_more(&reader, &format!("2\n{NINE}\n{NINE}\n")), []);
+    // A third record shows the count wrong: it comes first, then all three.
+    let r = before_more(&reader, &format!("2\n{NINE}\n{NINE}\n{NINE}\n"));
+    assert_eq!(r.len(), 4);
+    assert_eq!(r[0].0, 1);
+    assert!(r[0].1.contains("more than 2"), "{}", r[0].1);
+    // A count past what may be held is not waited for.
+    let many = format!("{}\n", MAX_COUNT + 1);
+    let text = format!("{many}{}", "12..34..........\n\n".repeat(MAX_COUNT + 1));
+    let r = before_more(&reader, &text);
+    assert_eq!(r.len(), MAX_COUNT + 2);
+    assert!(
+        r[0].1
+            .contains(&format!("more than the {MAX_COUNT} records")),
+        "{}",
+        r[0].1
+    );
+    // At the end, the same as a whole text.
+    let text = format!("3\n{NINE}\n{NINE}\n");
+    let streamed: Vec<Record> = reader
+        .records(std::io::BufReader::with_capacity(3, text.as_bytes()))
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(streamed, reader.read(&text));
+}
+
+#[test]
+fn streamed_lines_end_as_text_lines_do() {
+    // Line ends split across reads, a mark, bad bytes, a long line.
+    let text = format!("\u{feff}1.3.\r\n..1.\r.1..\n2.4.\r\n\r\n12\u{fffd}.34..........\r{NINE}");
+    for piece in 1..8 {
+        let streamed: Vec<Record> = Reader::new()
+            .records(std::io::BufReader::with_capacity(piece, text.as_bytes()))
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(streamed, Reader::new().read(&text), "{piece}");
+        assert_eq!(streamed.len(), 3);
+    }
+    let long = format!("{}\n{NINE}\n", ".".repeat(MAX_LINE + 1));
+    let r = outcomes(
+        &Reader::new()
+            .records(long.as_bytes())
+            .collect::<Result<Vec<_>, _>>()
+            .unwrap(),
+    );
+    assert_eq!(r.len(), 2);
+    assert!(r[0].1.contains("a line of more than"), "{}", r[0].1);
+    assert_eq!(outcomes(&Reader::new().read(&long)), r);
+    // A forced grid format: a block taller than any grid is one record.
+    let tall = "1.3.\n".repeat(MAX_BLOCK + 5);
+    let grids = Reader::new().format(InputFormat::Grid);
+    let r = before_more(&grids, &format!("{tall}\n"));
+    assert_eq!(r.len(), 1);
+    assert!(r[0].1.contains("no grid is that tall"), "{}", r[0].1);
+}
