@@ -279,27 +279,38 @@ impl Board {
         None
     }
 
-    /// Naked subsets of `k` cells.
-    pub(super) fn naked(&self, k: usize, technique: Technique) -> Option<Step> {
+    /// `f(unit, open cells)` for each unit with more than `k` open cells,
+    /// in order, up to the first `Some`.
+    fn open_units(
+        &self,
+        k: usize,
+        mut f: impl FnMut(usize, &[usize]) -> Option<Step>,
+    ) -> Option<Step> {
         for (u, cells) in self.topo.units.iter().enumerate() {
             let open: Vec<usize> = cells
                 .iter()
                 .copied()
                 .filter(|&c| self.values[c] == 0)
                 .collect();
-            if open.len() <= k {
-                continue;
+            if open.len() > k {
+                if let found @ Some(_) = f(u, &open) {
+                    return found;
+                }
             }
+        }
+        None
+    }
+
+    /// Naked subsets of `k` cells.
+    pub(super) fn naked(&self, k: usize, technique: Technique) -> Option<Step> {
+        self.open_units(k, |u, open| {
             let eligible: Vec<usize> = open
                 .iter()
                 .copied()
                 .filter(|&c| (2..=k).contains(&(self.cand[c].count_ones() as usize)))
                 .collect();
             let masks: Vec<u64> = eligible.iter().map(|&c| self.cand[c]).collect();
-            let found = subsets(&masks, k, &mut |chosen, union| {
-                if union.count_ones() as usize != k {
-                    return None;
-                }
+            subsets(&masks, k, &mut |chosen, union| {
                 let subset: Vec<usize> = chosen.iter().map(|&i| eligible[i]).collect();
                 let removes = open
                     .iter()
@@ -308,25 +319,13 @@ impl Board {
                     .map(|(c, v)| self.placement(c, v))
                     .collect();
                 self.elimination(technique, &[u], union, subset, removes)
-            });
-            if found.is_some() {
-                return found;
-            }
-        }
-        None
+            })
+        })
     }
 
     /// Hidden subsets of `k` values.
     pub(super) fn hidden(&self, k: usize, technique: Technique) -> Option<Step> {
-        for (u, cells) in self.topo.units.iter().enumerate() {
-            let open: Vec<usize> = cells
-                .iter()
-                .copied()
-                .filter(|&c| self.values[c] == 0)
-                .collect();
-            if open.len() <= k {
-                continue;
-            }
+        self.open_units(k, |u, open| {
             let missing = open.iter().fold(0, |m, &c| m | self.cand[c]);
             // Per value: the open cells (indices into `open`) holding it.
             let mut values = Vec::new();
@@ -342,10 +341,7 @@ impl Board {
                     masks.push(mask);
                 }
             }
-            let found = subsets(&masks, k, &mut |chosen, union| {
-                if union.count_ones() as usize != k {
-                    return None;
-                }
+            subsets(&masks, k, &mut |chosen, union| {
                 let set = chosen.iter().fold(0u64, |m, &i| m | bit(values[i]));
                 let subset: Vec<usize> =
                     values_of(union).map(|i| open[usize::from(i) - 1]).collect();
@@ -355,12 +351,8 @@ impl Board {
                     .map(|(c, v)| self.placement(c, v))
                     .collect();
                 self.elimination(technique, &[u], set, subset, removes)
-            });
-            if found.is_some() {
-                return found;
-            }
-        }
-        None
+            })
+        })
     }
 
     /// Fish of `k` rows and columns (X-wing, swordfish): rows as bases,
@@ -388,9 +380,6 @@ impl Board {
                     }
                 }
                 let found = subsets(&masks, k, &mut |chosen, union| {
-                    if union.count_ones() as usize != k {
-                        return None;
-                    }
                     let base_set: Vec<usize> = chosen.iter().map(|&i| bases[i]).collect();
                     let mut removes = Vec::new();
                     for cover in values_of(union).map(|x| usize::from(x) - 1) {
