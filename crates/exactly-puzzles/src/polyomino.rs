@@ -117,7 +117,7 @@ use geometry::{extent, normalize, orientations, Group, Transform};
 
 pub use encode::{decode, encode, write_dlx};
 pub use geometry::Cell;
-pub use parse::{parse, ParseError, ParseErrorKind, Spec};
+pub use parse::{parse, Spec};
 pub use sets::{hexominoes, pentominoes, tetrominoes, HEXOMINOES, PENTOMINOES, TETROMINOES};
 
 /// The digits of cell names.

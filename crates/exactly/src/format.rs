@@ -115,6 +115,10 @@ pub enum ParseErrorKind {
     /// A cost, or an option's costs added up, past `u64::MAX`.
     #[error("cost '{0}' takes the option's cost past the largest, 18446744073709551615")]
     CostTooLarge(String),
+    /// A rule of a front end's own text format broken (a polyomino
+    /// picture, say): the message names it.
+    #[error("{0}")]
+    Invalid(String),
 }
 
 /// What an [`ParseErrorKind::Expected`] error found: the token, quoted and

@@ -1,57 +1,16 @@
 //! The text format for pieces and boards (see the [module docs](super)).
 
+use std::collections::HashSet;
 use std::fmt;
 
-use std::collections::HashSet;
+use exactly::format::{tokens, ParseError, ParseErrorKind};
 
 use super::{is_piece_name, Board, Cell, Piece, MAX_COPIES, MAX_SIDE};
 
-/// A parse error at a 1-based line and column.
-///
-/// ```
-/// let e = exactly_puzzles::polyomino::parse("X\n.#.\n#?#\n").unwrap_err();
-/// assert_eq!((e.line, e.column), (3, 2));
-/// assert_eq!(e.to_string(), "3:2: unexpected '?' in a picture: expected '#' or '.'");
-/// ```
+/// What breaks a rule of the format; the message of a
+/// [`Fault::Invalid`] error.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{line}:{column}: {kind}")]
-pub struct ParseError {
-    /// 1-based line number.
-    pub line: usize,
-    /// 1-based column (in characters).
-    pub column: usize,
-    /// What went wrong.
-    pub kind: ParseErrorKind,
-}
-
-impl ParseError {
-    /// Formats the error as `file:line:column: message`.
-    ///
-    /// ```
-    /// let e = exactly_puzzles::polyomino::parse("#\n").unwrap_err();
-    /// assert_eq!(
-    ///     e.with_file("set.txt").to_string(),
-    ///     "set.txt:1:1: expected a piece name or 'board', found '#'"
-    /// );
-    /// ```
-    pub fn with_file<'a>(&'a self, file: &'a str) -> impl fmt::Display + 'a {
-        struct WithFile<'a>(&'a ParseError, &'a str);
-        impl fmt::Display for WithFile<'_> {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                write!(f, "{}:{}", self.1, self.0)
-            }
-        }
-        WithFile(self, file)
-    }
-}
-
-/// The kinds of [`ParseError`].
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum ParseErrorKind {
-    /// A block starts with a picture line instead of a header.
-    #[error("expected a piece name or 'board', found '{0}'")]
-    ExpectedHeader(String),
+enum Fault {
     /// A piece name that breaks the naming rule.
     #[error("bad piece name '{0}': expected letters, digits, '_' or '-', and not two lower-case letters or digits (those name cells)")]
     BadName(String),
@@ -99,7 +58,7 @@ pub enum ParseErrorKind {
 /// let spec = exactly_puzzles::polyomino::parse("I 2\n###\n\nboard\n###\n###\n")?;
 /// assert_eq!(spec.pieces[0].count(), 2);
 /// assert_eq!(spec.board.unwrap().num_cells(), 6);
-/// # Ok::<(), exactly_puzzles::polyomino::ParseError>(())
+/// # Ok::<(), exactly::format::ParseError>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Spec {
@@ -120,7 +79,7 @@ impl fmt::Display for Spec {
     /// let spec = parse("L 2\n#.\n##\n\nboard\n.#\n##\n")?;
     /// assert_eq!(spec.to_string(), "L 2\n#\n##\n\nboard\n.#\n##\n");
     /// assert_eq!(parse(&spec.to_string())?, spec);
-    /// # Ok::<(), exactly_puzzles::polyomino::ParseError>(())
+    /// # Ok::<(), exactly::format::ParseError>(())
     /// ```
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut first = true;
@@ -187,39 +146,18 @@ struct Block {
     rows: usize,
 }
 
-/// Splits a line into blank-separated tokens with their 1-based columns.
-fn tokens(line: &str) -> Vec<(usize, &str)> {
-    let mut out = Vec::new();
-    let mut start = None;
-    let mut column = 0;
-    let mut start_column = 0;
-    for (i, c) in line.char_indices() {
-        column += 1;
-        match (c.is_whitespace(), start) {
-            (false, None) => {
-                start = Some(i);
-                start_column = column;
-            }
-            (true, Some(s)) => {
-                out.push((start_column, &line[s..i]));
-                start = None;
-            }
-            _ => {}
-        }
+/// The error `fault` at `line` and `column`.
+fn invalid(line: usize, column: usize, fault: Fault) -> ParseError {
+    ParseError {
+        line,
+        column,
+        kind: ParseErrorKind::Invalid(fault.to_string()),
     }
-    if let Some(s) = start {
-        out.push((start_column, &line[s..]));
-    }
-    out
 }
 
 fn parse_header(line: &str, number: usize) -> Result<Header, ParseError> {
-    let err = |column, kind| ParseError {
-        line: number,
-        column,
-        kind,
-    };
-    let tokens = tokens(line);
+    let err = |column, fault| invalid(number, column, fault);
+    let tokens: Vec<(usize, &str)> = tokens(line).collect();
     let Some(&(column, first)) = tokens.first() else {
         unreachable!("a header line is not blank");
     };
@@ -227,27 +165,26 @@ fn parse_header(line: &str, number: usize) -> Result<Header, ParseError> {
     let header = if first == "board" {
         Header::Board
     } else if first.starts_with(['#', '.']) {
-        return Err(err(
+        return Err(ParseError {
+            line: number,
             column,
-            ParseErrorKind::ExpectedHeader(first.to_string()),
-        ));
+            kind: ParseErrorKind::Expected {
+                expected: "a piece name or 'board'",
+                found: first.to_string(),
+            },
+        });
     } else if !is_piece_name(first) {
-        return Err(err(column, ParseErrorKind::BadName(first.to_string())));
+        return Err(err(column, Fault::BadName(first.to_string())));
     } else {
         let count = match rest.next() {
             None => 1,
             Some(&(column, token)) => {
                 if !token.bytes().all(|b| b.is_ascii_digit()) {
-                    return Err(err(column, ParseErrorKind::BadCount(token.to_string())));
+                    return Err(err(column, Fault::BadCount(token.to_string())));
                 }
                 match token.parse::<usize>() {
                     Ok(count) if count <= MAX_COPIES => count,
-                    _ => {
-                        return Err(err(
-                            column,
-                            ParseErrorKind::CountTooLarge(token.to_string()),
-                        ))
-                    }
+                    _ => return Err(err(column, Fault::CountTooLarge(token.to_string()))),
                 }
             }
         };
@@ -257,7 +194,7 @@ fn parse_header(line: &str, number: usize) -> Result<Header, ParseError> {
         }
     };
     if let Some(&(column, token)) = rest.next() {
-        return Err(err(column, ParseErrorKind::Trailing(token.to_string())));
+        return Err(err(column, Fault::Trailing(token.to_string())));
     }
     Ok(header)
 }
@@ -272,7 +209,7 @@ fn parse_header(line: &str, number: usize) -> Result<Header, ParseError> {
 /// assert_eq!(spec.pieces.len(), 2);
 /// assert_eq!(spec.pieces[0].cells(), [(0, 0), (1, 0), (1, 1)]);
 /// assert!(spec.board.is_none());
-/// # Ok::<(), exactly_puzzles::polyomino::ParseError>(())
+/// # Ok::<(), exactly::format::ParseError>(())
 /// ```
 pub fn parse(text: &str) -> Result<Spec, ParseError> {
     let mut spec = Spec {
@@ -307,13 +244,7 @@ pub fn parse(text: &str) -> Result<Spec, ParseError> {
                     match c {
                         '#' => b.cells.push((b.rows, k)),
                         '.' | ' ' => {}
-                        other => {
-                            return Err(ParseError {
-                                line: number,
-                                column: k + 1,
-                                kind: ParseErrorKind::BadChar(other),
-                            })
-                        }
+                        other => return Err(invalid(number, k + 1, Fault::BadChar(other))),
                     }
                 }
                 b.rows += 1;
@@ -328,20 +259,16 @@ pub fn parse(text: &str) -> Result<Spec, ParseError> {
 
 /// Checks a finished block and adds it to `spec`.
 fn finish(block: Block, spec: &mut Spec, names: &mut HashSet<String>) -> Result<(), ParseError> {
-    let err = |kind| ParseError {
-        line: block.line,
-        column: 1,
-        kind,
-    };
+    let err = |fault| invalid(block.line, 1, fault);
     let label = match &block.header {
         Header::Board => "board".to_string(),
         Header::Piece { name, .. } => name.clone(),
     };
     if block.rows == 0 {
-        return Err(err(ParseErrorKind::NoPicture(label)));
+        return Err(err(Fault::NoPicture(label)));
     }
     if block.cells.is_empty() {
-        return Err(err(ParseErrorKind::NoCells(label)));
+        return Err(err(Fault::NoCells(label)));
     }
     // The extent once moved to the top left corner, checked before a board
     // allocates a cell for each position of it.
@@ -352,7 +279,7 @@ fn finish(block: Block, spec: &mut Spec, names: &mut HashSet<String>) -> Result<
     };
     let (rows, cols) = (span(|c| c.0), span(|c| c.1));
     if rows > MAX_SIDE || cols > MAX_SIDE {
-        return Err(err(ParseErrorKind::TooLarge {
+        return Err(err(Fault::TooLarge {
             name: label,
             rows,
             cols,
@@ -361,13 +288,13 @@ fn finish(block: Block, spec: &mut Spec, names: &mut HashSet<String>) -> Result<
     match block.header {
         Header::Board => {
             if spec.board.is_some() {
-                return Err(err(ParseErrorKind::SecondBoard));
+                return Err(err(Fault::SecondBoard));
             }
             spec.board = Some(Board::from_cells(block.cells));
         }
         Header::Piece { name, count } => {
             if !names.insert(name.clone()) {
-                return Err(err(ParseErrorKind::DuplicateName(name)));
+                return Err(err(Fault::DuplicateName(name)));
             }
             spec.pieces
                 .push(Piece::from_valid_parts(name, block.cells).with_count(count));
@@ -383,6 +310,17 @@ mod tests {
     fn error(text: &str) -> (usize, usize, ParseErrorKind) {
         let e = parse(text).unwrap_err();
         (e.line, e.column, e.kind)
+    }
+
+    fn bad(fault: Fault) -> ParseErrorKind {
+        ParseErrorKind::Invalid(fault.to_string())
+    }
+
+    fn no_header(found: &str) -> ParseErrorKind {
+        ParseErrorKind::Expected {
+            expected: "a piece name or 'board'",
+            found: found.to_string(),
+        }
     }
 
     #[test]
@@ -415,64 +353,49 @@ mod tests {
 
     #[test]
     fn errors_name_line_and_column() {
-        assert_eq!(
-            error("#.#\n"),
-            (1, 1, ParseErrorKind::ExpectedHeader("#.#".into()))
-        );
-        assert_eq!(
-            error("A\n##\n\n  ..#\n"),
-            (4, 3, ParseErrorKind::ExpectedHeader("..#".into()))
-        );
-        assert_eq!(error("A\n#x\n"), (2, 2, ParseErrorKind::BadChar('x')));
-        assert_eq!(error("A\n#\t#\n"), (2, 2, ParseErrorKind::BadChar('\t')));
+        assert_eq!(error("#.#\n"), (1, 1, no_header("#.#")));
+        assert_eq!(error("A\n##\n\n  ..#\n"), (4, 3, no_header("..#")));
+        assert_eq!(error("A\n#x\n"), (2, 2, bad(Fault::BadChar('x'))));
+        assert_eq!(error("A\n#\t#\n"), (2, 2, bad(Fault::BadChar('\t'))));
         assert_eq!(
             error("A two\n#\n"),
-            (1, 3, ParseErrorKind::BadCount("two".into()))
+            (1, 3, bad(Fault::BadCount("two".into())))
         );
         assert_eq!(
             error("A +2\n#\n"),
-            (1, 3, ParseErrorKind::BadCount("+2".into()))
+            (1, 3, bad(Fault::BadCount("+2".into())))
         );
         assert_eq!(
             error("A 2 3\n#\n"),
-            (1, 5, ParseErrorKind::Trailing("3".into()))
+            (1, 5, bad(Fault::Trailing("3".into())))
         );
         assert_eq!(
             error("board 2\n#\n"),
-            (1, 7, ParseErrorKind::Trailing("2".into()))
+            (1, 7, bad(Fault::Trailing("2".into())))
         );
-        assert_eq!(
-            error("a1\n#\n"),
-            (1, 1, ParseErrorKind::BadName("a1".into()))
-        );
-        assert_eq!(
-            error("X:\n#\n"),
-            (1, 1, ParseErrorKind::BadName("X:".into()))
-        );
-        assert_eq!(error("A\n"), (1, 1, ParseErrorKind::NoPicture("A".into())));
-        assert_eq!(
-            error("A\n..\n\n"),
-            (1, 1, ParseErrorKind::NoCells("A".into()))
-        );
+        assert_eq!(error("a1\n#\n"), (1, 1, bad(Fault::BadName("a1".into()))));
+        assert_eq!(error("X:\n#\n"), (1, 1, bad(Fault::BadName("X:".into()))));
+        assert_eq!(error("A\n"), (1, 1, bad(Fault::NoPicture("A".into()))));
+        assert_eq!(error("A\n..\n\n"), (1, 1, bad(Fault::NoCells("A".into()))));
         assert_eq!(
             error("A\n#\n\nB\n#\n\nA\n##\n"),
-            (7, 1, ParseErrorKind::DuplicateName("A".into()))
+            (7, 1, bad(Fault::DuplicateName("A".into())))
         );
         assert_eq!(
             error("board\n#\n\nboard\n#\n"),
-            (4, 1, ParseErrorKind::SecondBoard)
+            (4, 1, bad(Fault::SecondBoard))
         );
-        assert_eq!(error("A\n#é\n"), (2, 2, ParseErrorKind::BadChar('é')));
+        assert_eq!(error("A\n#é\n"), (2, 2, bad(Fault::BadChar('é'))));
         assert_eq!(
             error("A 1297\n#\n"),
-            (1, 3, ParseErrorKind::CountTooLarge("1297".into()))
+            (1, 3, bad(Fault::CountTooLarge("1297".into())))
         );
         assert_eq!(
             error("A 99999999999999999999999\n#\n"),
             (
                 1,
                 3,
-                ParseErrorKind::CountTooLarge("99999999999999999999999".into())
+                bad(Fault::CountTooLarge("99999999999999999999999".into()))
             )
         );
         let wide = format!("x\n#\n\nboard\n#{}#\n", ".".repeat(35));
@@ -481,11 +404,11 @@ mod tests {
             (
                 4,
                 1,
-                ParseErrorKind::TooLarge {
+                bad(Fault::TooLarge {
                     name: "board".into(),
                     rows: 1,
                     cols: 37
-                }
+                })
             )
         );
         let far = format!(
@@ -493,8 +416,13 @@ mod tests {
             ".\n".repeat(99_998),
             " ".repeat(99_999)
         );
-        assert!(matches!(error(&far).2, ParseErrorKind::TooLarge { .. }));
-        assert_eq!(error("é\n#\n"), (1, 1, ParseErrorKind::BadName("é".into())));
+        let far_too_large = Fault::TooLarge {
+            name: "board".into(),
+            rows: 100_000,
+            cols: 100_000,
+        };
+        assert_eq!(error(&far), (1, 1, bad(far_too_large)));
+        assert_eq!(error("é\n#\n"), (1, 1, bad(Fault::BadName("é".into()))));
     }
 
     #[test]

@@ -3,6 +3,7 @@
 
 use exactly::{ColorId, ItemId, Problem, ProblemBuilder, Solution};
 
+use super::generate::Rng;
 use super::grid::{check_regions, units_of, UNITS_PER_SIDE};
 use super::{Grid, Rules, SudokuError};
 
@@ -80,9 +81,63 @@ pub(super) fn encode_within(
     if stop() {
         return Ok(None);
     }
+    matrix_within(puzzle, rules, Cells::Open, Order::RowMajor, stop)
+}
+
+/// Which cells and units a matrix built by [`matrix`] holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Cells {
+    /// The open part only: an item per empty cell and per value a unit
+    /// still lacks, and options for the empty cells ([`encode_with`]).
+    Open,
+    /// Every cell and every unit's every value, and for a given the one
+    /// option placing it ([`super::knuth::encode_full`]).
+    All,
+}
+
+/// The order of a matrix's options.
+pub(super) enum Order<'a> {
+    /// By cell in row-major order, then by value.
+    RowMajor,
+    /// The row-major list shuffled by the generator's random numbers
+    /// (the empty grid's matrix of [`super::generate`]).
+    Shuffled(&'a mut Rng),
+}
+
+/// The exact-cover matrix of `puzzle` under `rules`: items `r{i}c{j}`,
+/// then `r{i}={v}`, `c{j}={v}`, `b{k}={v}` (and `d1={v}`, `d2={v}`) in
+/// unit order, for the `cells` asked for; an option per cell and value
+/// that no given of the cell's units excludes (a given's own value for a
+/// given), holding the cell's item and its units' items for the value.
+///
+/// Fails when the regions are for another side, when two givens clash,
+/// and when the matrix has no items.
+pub(super) fn matrix(
+    puzzle: &Grid,
+    rules: &Rules,
+    cells: Cells,
+    order: Order<'_>,
+) -> Result<Problem<Placement>, SudokuError> {
+    match matrix_within(puzzle, rules, cells, order, &|| false)? {
+        Some(problem) => Ok(problem),
+        // Never asked to stop.
+        None => Err(SudokuError::Build(exactly::BuildError::NoItems)),
+    }
+}
+
+/// [`matrix`], asking `stop` before each row of cells of a row-major
+/// matrix and before the problem is built: `None` once it says to stop.
+fn matrix_within(
+    puzzle: &Grid,
+    rules: &Rules,
+    cells: Cells,
+    order: Order<'_>,
+    stop: &dyn Fn() -> bool,
+) -> Result<Option<Problem<Placement>>, SudokuError> {
     check_regions(puzzle, rules)?;
     let shape = puzzle.shape;
     let n = shape.size();
+    let all = cells == Cells::All;
     let units = UNITS_PER_SIDE * n + if rules.diagonals { 2 } else { 0 };
     // Values used per unit, as bit masks; a value used twice is a clash,
     // which `clash_with` then names.
@@ -103,16 +158,21 @@ pub(super) fn encode_within(
         }
     }
     let mut b = ProblemBuilder::new();
-    // At most: an item per open cell and per missing value of each unit,
-    // and an option per open cell and value.
-    let open = puzzle.cells.iter().filter(|&&v| v == 0).count();
-    let missing: usize = used.iter().map(|m| n - m.count_ones() as usize).sum();
+    // At most: an item per cell and per value of each unit, and an option
+    // per cell and value, as far as `cells` takes them in.
     let entries_per_option = 1 + units_of(shape, rules, 0, 0).iter().flatten().count();
-    b.reserve(open + missing, open * n, open * n * entries_per_option);
+    let (held, unit_values) = if all {
+        (n * n, units * n)
+    } else {
+        let open = puzzle.cells.iter().filter(|&&v| v == 0).count();
+        let missing: usize = used.iter().map(|m| n - m.count_ones() as usize).sum();
+        (open, missing)
+    };
+    b.reserve(held + unit_values, held * n, held * n * entries_per_option);
     let mut name = String::with_capacity(12);
     let mut cell_item = vec![None; n * n];
     for (i, slot) in cell_item.iter_mut().enumerate() {
-        if puzzle.cells[i] == 0 {
+        if all || puzzle.cells[i] == 0 {
             name.clear();
             name.push('r');
             push_number(&mut name, i / n + 1);
@@ -122,7 +182,7 @@ pub(super) fn encode_within(
         }
     }
     // unit_item[u * n + v - 1]: the item of unit u (rows, columns, boxes,
-    // diagonals) and value v, when that unit still lacks v.
+    // diagonals) and value v, when the matrix has it.
     let mut unit_item: Vec<Option<ItemId>> = vec![None; units * n];
     for (u, &mask) in used.iter().enumerate() {
         let (prefix, k) = match u / n {
@@ -132,7 +192,7 @@ pub(super) fn encode_within(
             _ => ("d", u - 3 * n + 1),
         };
         for v in 1..=n {
-            if mask & (1u64 << (v - 1)) == 0 {
+            if all || mask & (1u64 << (v - 1)) == 0 {
                 name.clear();
                 name.push_str(prefix);
                 push_number(&mut name, k);
@@ -142,45 +202,83 @@ pub(super) fn encode_within(
             }
         }
     }
-    // PERF: entries gathered in an array, not a chain of flattened
-    // iterators, made building the 9x9 template a third faster.
-    for (i, item) in cell_item.iter().enumerate() {
-        if i % n == 0 {
-            if stop() {
-                return Ok(None);
-            }
-            exactly::work::add((n * n) as u64);
-        }
-        let Some(cell) = *item else { continue };
-        let (r, c) = (i / n, i % n);
+    // The units of cell `i`, and the values it may take (a bit mask).
+    let cell_units = |i: usize| {
         let mut units = [0usize; 5];
         let mut k = 0;
-        for u in units_of(shape, rules, r, c).into_iter().flatten() {
+        for u in units_of(shape, rules, i / n, i % n).into_iter().flatten() {
             units[k] = u;
             k += 1;
         }
-        let units = &units[..k];
-        let excluded = units.iter().fold(0, |m, &u| m | used[u]);
+        let values = match puzzle.cells[i] {
+            0 => !units[..k].iter().fold(0, |m, &u| m | used[u]),
+            given => 1u64 << (given - 1),
+        };
+        (units, k, values)
+    };
+    // PERF: entries gathered in an array, not a chain of flattened
+    // iterators, made building the 9x9 template a third faster.
+    let add = |b: &mut ProblemBuilder<Placement>,
+               (i, cell): (usize, ItemId),
+               units: &[usize],
+               v: usize| {
         let mut entries = [(cell, ColorId::NONE); 6];
-        for v in 1..=n {
-            if excluded & (1u64 << (v - 1)) != 0 {
-                continue;
+        let mut len = 1;
+        for &u in units {
+            if let Some(item) = unit_item[u * n + v - 1] {
+                entries[len].0 = item;
+                len += 1;
             }
-            let mut len = 1;
-            for &u in units {
-                if let Some(item) = unit_item[u * n + v - 1] {
-                    entries[len].0 = item;
-                    len += 1;
+        }
+        b.add_option(
+            Placement {
+                row: (i / n) as u8,
+                col: (i % n) as u8,
+                value: v as u8,
+            },
+            entries[..len].iter().copied(),
+        )
+    };
+    let taken = cell_item
+        .iter()
+        .enumerate()
+        .filter_map(|(i, cell)| cell.map(|cell| (i, cell)));
+    match order {
+        Order::RowMajor => {
+            let mut row = usize::MAX;
+            for (i, cell) in taken {
+                if i / n != row {
+                    // Rows without a cell of the matrix cost no more than
+                    // their check.
+                    let skipped = if row == usize::MAX {
+                        i / n
+                    } else {
+                        i / n - row - 1
+                    };
+                    row = i / n;
+                    if stop() {
+                        return Ok(None);
+                    }
+                    exactly::work::add(((skipped + 1) * n * n) as u64);
+                }
+                let (units, k, values) = cell_units(i);
+                for v in (1..=n).filter(|v| values & (1u64 << (v - 1)) != 0) {
+                    add(&mut b, (i, cell), &units[..k], v)?;
                 }
             }
-            b.add_option(
-                Placement {
-                    row: r as u8,
-                    col: c as u8,
-                    value: v as u8,
-                },
-                entries[..len].iter().copied(),
-            )?;
+        }
+        Order::Shuffled(rng) => {
+            let mut pairs = Vec::new();
+            for (i, cell) in taken {
+                let (_, _, values) = cell_units(i);
+                let allowed = (1..=n).filter(|v| values & (1u64 << (v - 1)) != 0);
+                pairs.extend(allowed.map(|v| (i, cell, v)));
+            }
+            rng.shuffle(&mut pairs);
+            for (i, cell, v) in pairs {
+                let (units, k, _) = cell_units(i);
+                add(&mut b, (i, cell), &units[..k], v)?;
+            }
         }
     }
     if stop() {

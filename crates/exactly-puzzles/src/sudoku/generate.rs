@@ -49,12 +49,11 @@
 //! # Ok::<(), exactly_puzzles::sudoku::SudokuError>(())
 //! ```
 
-use exactly::{Limits, ProblemBuilder, Solver};
+use exactly::{Limits, Solver};
 
+use super::encode::{matrix, Cells, Order};
 use super::logic;
-use super::{
-    Grid, Placement, Regions, Rules, Shape, SudokuError, Template, TemplateSolver, Verdict,
-};
+use super::{Grid, Regions, Rules, Shape, SudokuError, Template, TemplateSolver, Verdict};
 
 /// A small seeded random number generator (splitmix64): the same seed
 /// gives the same numbers on every machine.
@@ -379,42 +378,7 @@ fn removable(
 /// no grid fits them (jigsaw regions that admit no solution).
 fn random_grid(shape: Shape, rules: &Rules, rng: &mut Rng) -> Result<Option<Grid>, SudokuError> {
     let n = shape.size();
-    let units = logic::unit_cells(shape, rules)?;
-    let mut cell_units = vec![Vec::new(); n * n];
-    for (u, cells) in units.iter().enumerate() {
-        for &c in cells {
-            cell_units[c].push(u);
-        }
-    }
-    let mut b = ProblemBuilder::new();
-    let mut cell_item = Vec::with_capacity(n * n);
-    for c in 0..n * n {
-        cell_item.push(b.primary(&format!("c{c}"))?);
-    }
-    let mut unit_item = Vec::with_capacity(units.len() * n);
-    for u in 0..units.len() {
-        for v in 1..=n {
-            unit_item.push(b.primary(&format!("u{u}={v}"))?);
-        }
-    }
-    let mut pairs: Vec<(usize, usize)> = (0..n * n)
-        .flat_map(|c| (1..=n).map(move |v| (c, v)))
-        .collect();
-    rng.shuffle(&mut pairs);
-    for (c, v) in pairs {
-        let entries = std::iter::once(cell_item[c])
-            .chain(cell_units[c].iter().map(|&u| unit_item[u * n + v - 1]))
-            .map(|i| (i, exactly::ColorId::NONE));
-        b.add_option(
-            Placement {
-                row: (c / n) as u8,
-                col: (c % n) as u8,
-                value: v as u8,
-            },
-            entries,
-        )?;
-    }
-    let problem = b.build()?;
+    let problem = matrix(&Grid::empty(shape), rules, Cells::All, Order::Shuffled(rng))?;
     // A budget per try, then new random choices: the search for a full
     // grid has rare long runs.
     let budget = 200 * (n * n) as u64;

@@ -23,80 +23,17 @@
 //! # Ok::<(), exactly_puzzles::sudoku::SudokuError>(())
 //! ```
 
-use exactly::{ColorId, Problem, ProblemBuilder};
+use exactly::Problem;
 
-use super::logic;
+use super::encode::{matrix, Cells, Order};
 use super::{Grid, Placement, Rules, SudokuError};
 
 /// The whole matrix of `puzzle` under `rules` (see the module docs). Fails
 /// when the givens clash or the regions are for another side.
 pub fn encode_full(puzzle: &Grid, rules: &Rules) -> Result<Problem<Placement>, SudokuError> {
-    let shape = puzzle.shape();
-    let n = shape.size();
+    // The clash first, as the regions' side is checked after it.
     if let Some(c) = puzzle.clash_with(rules) {
-        return Err(SudokuError::Clash {
-            first: logic::cell_name(c.first.0, c.first.1),
-            second: logic::cell_name(c.second.0, c.second.1),
-            symbol: c.value.to_string(),
-        });
+        return Err(c.error(c.value.to_string()));
     }
-    let units = logic::unit_cells(shape, rules)?;
-    let mut cell_units = vec![Vec::new(); n * n];
-    for (u, cells) in units.iter().enumerate() {
-        for &c in cells {
-            cell_units[c].push(u);
-        }
-    }
-    // Values held by a given in each unit.
-    let mut held = vec![0u64; units.len()];
-    for (c, &v) in puzzle.cells().iter().enumerate() {
-        if v != 0 {
-            for &u in &cell_units[c] {
-                held[u] |= 1 << (v - 1);
-            }
-        }
-    }
-    let mut b = ProblemBuilder::new();
-    let mut cell_item = Vec::with_capacity(n * n);
-    for c in 0..n * n {
-        cell_item.push(b.primary(&logic::cell_name(c / n, c % n))?);
-    }
-    let mut unit_item = Vec::with_capacity(units.len() * n);
-    for u in 0..units.len() {
-        let name = match u / n {
-            0 => format!("r{}", u + 1),
-            1 => format!("c{}", u - n + 1),
-            2 => format!("b{}", u - 2 * n + 1),
-            _ => format!("d{}", u - 3 * n + 1),
-        };
-        for v in 1..=n {
-            unit_item.push(b.primary(&format!("{name}={v}"))?);
-        }
-    }
-    for c in 0..n * n {
-        let given = puzzle.cells()[c];
-        let excluded = cell_units[c].iter().fold(0u64, |m, &u| m | held[u]);
-        for v in 1..=n {
-            let allowed = if given != 0 {
-                usize::from(given) == v
-            } else {
-                excluded & (1 << (v - 1)) == 0
-            };
-            if !allowed {
-                continue;
-            }
-            let entries = std::iter::once(cell_item[c])
-                .chain(cell_units[c].iter().map(|&u| unit_item[u * n + v - 1]))
-                .map(|i| (i, ColorId::NONE));
-            b.add_option(
-                Placement {
-                    row: (c / n) as u8,
-                    col: (c % n) as u8,
-                    value: v as u8,
-                },
-                entries,
-            )?;
-        }
-    }
-    Ok(b.build()?)
+    matrix(puzzle, rules, Cells::All, Order::RowMajor)
 }

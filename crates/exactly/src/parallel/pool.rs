@@ -451,21 +451,33 @@ mod tests {
         }
     }
 
+    fn stopped<T>(value: T, nodes: u64, reason: StopReason) -> Item<T> {
+        Item {
+            value,
+            nodes,
+            outcome: Outcome::Stopped(reason),
+        }
+    }
+
+    /// `pool` over `items` with no state per worker and nothing done per
+    /// finished item, where `work(index, control)` cannot fail.
+    fn run_all<T: Send>(
+        pool: Pool,
+        items: &[usize],
+        work: impl Fn(usize, &Control<'_>) -> Item<T> + Sync,
+    ) -> Run<T> {
+        pool.run(items, || (), |_, i, c| Ok::<_, ()>(work(i, c)), |_, _| {})
+            .unwrap()
+    }
+
     #[test]
     fn one_thread_claims_in_order() {
         let items = [4, 2, 7, 0];
         let order = Mutex::new(Vec::new());
-        let run = Pool::new(1)
-            .run(
-                &items,
-                || (),
-                |_, i, _| {
-                    order.lock().unwrap().push(i);
-                    Ok::<_, ()>(done(i, 0))
-                },
-                |_, _| {},
-            )
-            .unwrap();
+        let run = run_all(Pool::new(1), &items, |i, _| {
+            order.lock().unwrap().push(i);
+            done(i, 0)
+        });
         assert_eq!(order.into_inner().unwrap(), items);
         let ran: Vec<usize> = run.items.iter().map(|(i, _)| *i).collect();
         assert_eq!(ran, [0, 2, 4, 7]);
@@ -508,32 +520,17 @@ mod tests {
     fn a_stopped_item_stops_the_pool_with_its_reason() {
         let items: Vec<usize> = (0..1000).collect();
         let calls = AtomicUsize::new(0);
-        let run = Pool::new(3)
-            .run(
-                &items,
-                || (),
-                |_, i, control| {
-                    calls.fetch_add(1, Ordering::Relaxed);
-                    if i == 10 {
-                        return Ok::<_, ()>(Item {
-                            value: i,
-                            nodes: 1,
-                            outcome: Outcome::Stopped(StopReason::Caller),
-                        });
-                    }
-                    if control.stopping() {
-                        // Others see the flag, as their searches would.
-                        return Ok(Item {
-                            value: i,
-                            nodes: 1,
-                            outcome: Outcome::Stopped(StopReason::Cancelled),
-                        });
-                    }
-                    Ok(done(i, 1))
-                },
-                |_, _| {},
-            )
-            .unwrap();
+        let run = run_all(Pool::new(3), &items, |i, control| {
+            calls.fetch_add(1, Ordering::Relaxed);
+            if i == 10 {
+                stopped(i, 1, StopReason::Caller)
+            } else if control.stopping() {
+                // Others see the flag, as their searches would.
+                stopped(i, 1, StopReason::Cancelled)
+            } else {
+                done(i, 1)
+            }
+        });
         assert_eq!(run.outcome, Outcome::Stopped(StopReason::Caller));
         // Claimed in order: nothing far past item 10 ran.
         assert!(calls.load(Ordering::Relaxed) < 100);
@@ -549,14 +546,10 @@ mod tests {
                 &items,
                 || (),
                 |_, i, _| {
-                    Ok::<_, ()>(Item {
-                        value: i,
-                        nodes: 0,
-                        outcome: if i == 5 {
-                            Outcome::Stopped(StopReason::NodeLimit)
-                        } else {
-                            Outcome::Complete
-                        },
+                    Ok::<_, ()>(if i == 5 {
+                        stopped(i, 0, StopReason::NodeLimit)
+                    } else {
+                        done(i, 0)
                     })
                 },
                 |i, &v| seen.lock().unwrap().push((i, v)),
@@ -598,18 +591,11 @@ mod tests {
         for threads in [1, 3] {
             let items: Vec<usize> = (0..100).collect();
             let given = Mutex::new(Vec::new());
-            let run = Pool::new(threads)
-                .limits(&Limits::default().max_nodes(50))
-                .run(
-                    &items,
-                    || (),
-                    |_, i, control| {
-                        given.lock().unwrap().push(control.limits().nodes);
-                        Ok::<_, ()>(done(i, 10))
-                    },
-                    |_, _| {},
-                )
-                .unwrap();
+            let pool = Pool::new(threads).limits(&Limits::default().max_nodes(50));
+            let run = run_all(pool, &items, |i, control| {
+                given.lock().unwrap().push(control.limits().nodes);
+                done(i, 10)
+            });
             assert_eq!(run.outcome, Outcome::Stopped(StopReason::NodeLimit));
             // Items start only while the budget lasts.
             assert!(run.items.len() >= 5 && run.items.len() < 5 + threads);
@@ -623,20 +609,14 @@ mod tests {
         for threads in [1, 3] {
             let items: Vec<usize> = (0..1_000_000).collect();
             let start = Instant::now();
-            let run = Pool::new(threads)
-                .limits(&Limits::default().max_time(Duration::from_millis(30)))
-                .run(
-                    &items,
-                    || (),
-                    |_, i, control| {
-                        let left = control.limits().time.unwrap();
-                        assert!(left <= Duration::from_millis(30));
-                        std::thread::sleep(Duration::from_millis(1));
-                        Ok::<_, ()>(done(i, 0))
-                    },
-                    |_, _| {},
-                )
-                .unwrap();
+            let pool =
+                Pool::new(threads).limits(&Limits::default().max_time(Duration::from_millis(30)));
+            let run = run_all(pool, &items, |i, control| {
+                let left = control.limits().time.unwrap();
+                assert!(left <= Duration::from_millis(30));
+                std::thread::sleep(Duration::from_millis(1));
+                done(i, 0)
+            });
             assert_eq!(run.outcome, Outcome::Stopped(StopReason::TimeLimit));
             assert!(run.items.len() < items.len());
             assert!(start.elapsed() >= Duration::from_millis(30));
@@ -646,11 +626,10 @@ mod tests {
     #[test]
     fn started_counts_the_deadline_from_an_earlier_moment() {
         let items = [0, 1, 2];
-        let run = Pool::new(2)
+        let pool = Pool::new(2)
             .limits(&Limits::default().max_time(Duration::from_millis(10)))
-            .started(Instant::now() - Duration::from_millis(20))
-            .run(&items, || (), |_, i, _| Ok::<_, ()>(done(i, 0)), |_, _| {})
-            .unwrap();
+            .started(Instant::now() - Duration::from_millis(20));
+        let run = run_all(pool, &items, |i, _| done(i, 0));
         assert!(run.items.is_empty());
         assert_eq!(run.outcome, Outcome::Stopped(StopReason::TimeLimit));
     }
@@ -660,66 +639,40 @@ mod tests {
         for threads in [1, 4] {
             let flag = Arc::new(AtomicBool::new(false));
             let items: Vec<usize> = (0..10_000).collect();
-            let run = Pool::new(threads)
-                .limits(&Limits::default().cancel_flag(Arc::clone(&flag)))
-                .run(
-                    &items,
-                    || (),
-                    |_, i, control| {
-                        if i == 20 {
-                            flag.store(true, Ordering::Relaxed);
-                        }
-                        // A search polls its cancel flag: wait for it here.
-                        let limits = control.limits();
-                        let cancel = limits.cancel.unwrap();
-                        let start = Instant::now();
-                        while i >= 20 && !cancel.load(Ordering::Relaxed) {
-                            assert!(start.elapsed() < Duration::from_secs(10));
-                            std::thread::yield_now();
-                        }
-                        let outcome = if cancel.load(Ordering::Relaxed) {
-                            Outcome::Stopped(StopReason::Cancelled)
-                        } else {
-                            Outcome::Complete
-                        };
-                        Ok::<_, ()>(Item {
-                            value: i,
-                            nodes: 0,
-                            outcome,
-                        })
-                    },
-                    |_, _| {},
-                )
-                .unwrap();
+            let pool = Pool::new(threads).limits(&Limits::default().cancel_flag(Arc::clone(&flag)));
+            let run = run_all(pool, &items, |i, control| {
+                if i == 20 {
+                    flag.store(true, Ordering::Relaxed);
+                }
+                // A search polls its cancel flag: wait for it here.
+                let limits = control.limits();
+                let cancel = limits.cancel.unwrap();
+                let start = Instant::now();
+                while i >= 20 && !cancel.load(Ordering::Relaxed) {
+                    assert!(start.elapsed() < Duration::from_secs(10));
+                    std::thread::yield_now();
+                }
+                if cancel.load(Ordering::Relaxed) {
+                    stopped(i, 0, StopReason::Cancelled)
+                } else {
+                    done(i, 0)
+                }
+            });
             assert_eq!(run.outcome, Outcome::Stopped(StopReason::Cancelled));
             assert!(run.items.len() < 100);
             // The pool never raises the caller's flag itself.
             let quiet = Arc::new(AtomicBool::new(false));
-            let stopped = Pool::new(threads)
-                .limits(&Limits::default().cancel_flag(Arc::clone(&quiet)))
-                .run(
-                    &items,
-                    || (),
-                    |_, i, _| {
-                        Ok::<_, ()>(Item {
-                            value: i,
-                            nodes: 0,
-                            outcome: Outcome::Stopped(StopReason::Caller),
-                        })
-                    },
-                    |_, _| {},
-                )
-                .unwrap();
-            assert_eq!(stopped.outcome, Outcome::Stopped(StopReason::Caller));
+            let pool =
+                Pool::new(threads).limits(&Limits::default().cancel_flag(Arc::clone(&quiet)));
+            let caller = run_all(pool, &items, |i, _| stopped(i, 0, StopReason::Caller));
+            assert_eq!(caller.outcome, Outcome::Stopped(StopReason::Caller));
             assert!(!quiet.load(Ordering::Relaxed));
         }
     }
 
     #[test]
     fn no_items_is_complete() {
-        let run = Pool::new(8)
-            .run(&[], || (), |_, i, _| Ok::<_, ()>(done(i, 0)), |_, _| {})
-            .unwrap();
+        let run = run_all(Pool::new(8), &[], |i, _| done(i, 0));
         assert_eq!(run.outcome, Outcome::Complete);
         assert!(run.items.is_empty());
     }

@@ -11,6 +11,46 @@ use crate::problem::{OptionId, Problem};
 use crate::repr::links::Dlx;
 use crate::repr::{fraction, next_random, Backend, Frame, Structure};
 
+/// A method `$name` that runs [`Solver::search`] compiled with the
+/// processor `$features` when `crate::unchecked::$has()` finds them, and the
+/// plain search otherwise.
+/// PERF: `search` is inlined into a function with the features rather
+/// than called from a closure there: once the closure was left out of
+/// line (one codegen unit), the search ran without the features and
+/// item masks were nearly half as fast (DESIGN.md, "Safety").
+macro_rules! with_features {
+    ($(#[$doc:meta])* $name:ident, $has:ident, $features:literal) => {
+        $(#[$doc])*
+        #[inline(always)]
+        fn $name<S: Structure>(
+            &mut self,
+            st: &mut S,
+            frames: &mut Vec<Frame<S::Level>>,
+            mode: Mode,
+            visit: impl FnMut(&[OptionId], bool) -> ControlFlow<()>,
+        ) -> Outcome {
+            #[cfg(target_arch = "x86_64")]
+            if crate::unchecked::$has() {
+                #[target_feature(enable = $features)]
+                fn run<L, S: Structure>(
+                    solver: &mut Solver<'_, L>,
+                    st: &mut S,
+                    frames: &mut Vec<Frame<S::Level>>,
+                    mode: Mode,
+                    visit: impl FnMut(&[OptionId], bool) -> ControlFlow<()>,
+                ) -> Outcome {
+                    solver.search(st, frames, mode, visit)
+                }
+                // SAFETY: the processor was just found to have every feature
+                // `run` is compiled with.
+                #[allow(unsafe_code)]
+                return unsafe { run(self, st, frames, mode, visit) };
+            }
+            self.search(st, frames, mode, visit)
+        }
+    };
+}
+
 impl<'p, L> Solver<'p, L> {
     pub(super) fn unwind<S: Structure>(&mut self, st: &mut S, frames: &mut [Frame<S::Level>]) {
         // Levels below `level` hold a covered item and a committed option,
@@ -241,69 +281,17 @@ impl<'p, L> Solver<'p, L> {
         outcome
     }
 
-    /// [`Solver::search`], compiled with `popcnt` when the processor has it
-    /// ([`crate::unchecked::has_popcnt`]).
-    #[inline(always)]
-    fn search_popcnt<S: Structure>(
-        &mut self,
-        st: &mut S,
-        frames: &mut Vec<Frame<S::Level>>,
-        mode: Mode,
-        visit: impl FnMut(&[OptionId], bool) -> ControlFlow<()>,
-    ) -> Outcome {
-        #[cfg(target_arch = "x86_64")]
-        if crate::unchecked::has_popcnt() {
-            #[target_feature(enable = "popcnt")]
-            fn run<L, S: Structure>(
-                solver: &mut Solver<'_, L>,
-                st: &mut S,
-                frames: &mut Vec<Frame<S::Level>>,
-                mode: Mode,
-                visit: impl FnMut(&[OptionId], bool) -> ControlFlow<()>,
-            ) -> Outcome {
-                solver.search(st, frames, mode, visit)
-            }
-            // SAFETY: the processor was just found to have the feature
-            // `run` is compiled with.
-            #[allow(unsafe_code)]
-            return unsafe { run(self, st, frames, mode, visit) };
-        }
-        self.search(st, frames, mode, visit)
+    with_features! {
+        /// [`Solver::search`], compiled with `popcnt` when the processor has it
+        /// ([`crate::unchecked::has_popcnt`]).
+        search_popcnt, has_popcnt, "popcnt"
     }
 
-    /// [`Solver::search`], compiled with AVX2 and the bit-manipulation
-    /// instructions when the processor has them
-    /// ([`crate::unchecked::has_avx2`]).
-    /// PERF: `search` is inlined into a function with the features rather
-    /// than called from a closure there: once the closure was left out of
-    /// line (one codegen unit), the search ran without the features and
-    /// item masks were nearly half as fast (DESIGN.md, "Safety").
-    #[inline(always)]
-    fn search_avx2<S: Structure>(
-        &mut self,
-        st: &mut S,
-        frames: &mut Vec<Frame<S::Level>>,
-        mode: Mode,
-        visit: impl FnMut(&[OptionId], bool) -> ControlFlow<()>,
-    ) -> Outcome {
-        #[cfg(target_arch = "x86_64")]
-        if crate::unchecked::has_avx2() {
-            #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
-            fn run<L, S: Structure>(
-                solver: &mut Solver<'_, L>,
-                st: &mut S,
-                frames: &mut Vec<Frame<S::Level>>,
-                mode: Mode,
-                visit: impl FnMut(&[OptionId], bool) -> ControlFlow<()>,
-            ) -> Outcome {
-                solver.search(st, frames, mode, visit)
-            }
-            // SAFETY: the processor was just found to have every feature
-            // `run` is compiled with.
-            #[allow(unsafe_code)]
-            return unsafe { run(self, st, frames, mode, visit) };
-        }
-        self.search(st, frames, mode, visit)
+    with_features! {
+        /// [`Solver::search`], compiled with AVX2 and the bit-manipulation
+        /// instructions when the processor has them
+        /// ([`crate::unchecked::has_avx2`]).
+        search_avx2, has_avx2, "avx2,bmi1,bmi2,popcnt,lzcnt"
     }
 
     /// The search loop (Algorithm X/C, steps C2–C8, with an explicit stack).

@@ -156,6 +156,24 @@ impl Board {
         }
     }
 
+    /// A step of `technique` that removes `removes`, or `None` when there is
+    /// nothing to remove (the pattern is there but does no work).
+    pub(super) fn elimination(
+        &self,
+        technique: Technique,
+        units: &[usize],
+        values: u64,
+        cells: Vec<usize>,
+        removes: Vec<Placement>,
+    ) -> Option<Step> {
+        if removes.is_empty() {
+            return None;
+        }
+        let mut step = self.step(technique, units, values, cells);
+        step.removes = removes;
+        Some(step)
+    }
+
     /// The first step of the easiest technique that applies, trying them in
     /// the order of [`Technique::ALL`]; `None` when none applies (or the
     /// board is solved).
@@ -237,14 +255,11 @@ impl Board {
                 .filter(|c| !inside.contains(c))
                 .fold(0, |m, &c| m | self.cand[c]);
             for v in values_of(mask_in & !mask_out) {
-                let removes: Vec<usize> = topo.units[to]
+                let removes = topo.units[to]
                     .iter()
-                    .copied()
-                    .filter(|c| !inside.contains(c) && self.cand[*c] & bit(v) != 0)
+                    .filter(|c| !inside.contains(c) && self.cand[**c] & bit(v) != 0)
+                    .map(|&c| self.placement(c, v))
                     .collect();
-                if removes.is_empty() {
-                    continue;
-                }
                 let cells = inside
                     .iter()
                     .copied()
@@ -255,9 +270,32 @@ impl Board {
                 } else {
                     Technique::Claiming
                 };
-                let mut step = self.step(technique, &[from, to], bit(v), cells);
-                step.removes = removes.into_iter().map(|c| self.placement(c, v)).collect();
-                return Some(step);
+                let step = self.elimination(technique, &[from, to], bit(v), cells, removes);
+                if step.is_some() {
+                    return step;
+                }
+            }
+        }
+        None
+    }
+
+    /// `f(unit, open cells)` for each unit with more than `k` open cells,
+    /// in order, up to the first `Some`.
+    fn open_units(
+        &self,
+        k: usize,
+        mut f: impl FnMut(usize, &[usize]) -> Option<Step>,
+    ) -> Option<Step> {
+        for (u, cells) in self.topo.units.iter().enumerate() {
+            let open: Vec<usize> = cells
+                .iter()
+                .copied()
+                .filter(|&c| self.values[c] == 0)
+                .collect();
+            if open.len() > k {
+                if let found @ Some(_) = f(u, &open) {
+                    return found;
+                }
             }
         }
         None
@@ -265,57 +303,29 @@ impl Board {
 
     /// Naked subsets of `k` cells.
     pub(super) fn naked(&self, k: usize, technique: Technique) -> Option<Step> {
-        for (u, cells) in self.topo.units.iter().enumerate() {
-            let open: Vec<usize> = cells
-                .iter()
-                .copied()
-                .filter(|&c| self.values[c] == 0)
-                .collect();
-            if open.len() <= k {
-                continue;
-            }
+        self.open_units(k, |u, open| {
             let eligible: Vec<usize> = open
                 .iter()
                 .copied()
                 .filter(|&c| (2..=k).contains(&(self.cand[c].count_ones() as usize)))
                 .collect();
             let masks: Vec<u64> = eligible.iter().map(|&c| self.cand[c]).collect();
-            let found = subsets(&masks, k, &mut |chosen, union| {
-                if union.count_ones() as usize != k {
-                    return None;
-                }
+            subsets(&masks, k, &mut |chosen, union| {
                 let subset: Vec<usize> = chosen.iter().map(|&i| eligible[i]).collect();
-                let removes: Vec<Placement> = open
+                let removes = open
                     .iter()
                     .filter(|c| !subset.contains(c))
                     .flat_map(|&c| values_of(self.cand[c] & union).map(move |v| (c, v)))
                     .map(|(c, v)| self.placement(c, v))
                     .collect();
-                if removes.is_empty() {
-                    return None;
-                }
-                let mut step = self.step(technique, &[u], union, subset);
-                step.removes = removes;
-                Some(step)
-            });
-            if found.is_some() {
-                return found;
-            }
-        }
-        None
+                self.elimination(technique, &[u], union, subset, removes)
+            })
+        })
     }
 
     /// Hidden subsets of `k` values.
     pub(super) fn hidden(&self, k: usize, technique: Technique) -> Option<Step> {
-        for (u, cells) in self.topo.units.iter().enumerate() {
-            let open: Vec<usize> = cells
-                .iter()
-                .copied()
-                .filter(|&c| self.values[c] == 0)
-                .collect();
-            if open.len() <= k {
-                continue;
-            }
+        self.open_units(k, |u, open| {
             let missing = open.iter().fold(0, |m, &c| m | self.cand[c]);
             // Per value: the open cells (indices into `open`) holding it.
             let mut values = Vec::new();
@@ -331,30 +341,18 @@ impl Board {
                     masks.push(mask);
                 }
             }
-            let found = subsets(&masks, k, &mut |chosen, union| {
-                if union.count_ones() as usize != k {
-                    return None;
-                }
+            subsets(&masks, k, &mut |chosen, union| {
                 let set = chosen.iter().fold(0u64, |m, &i| m | bit(values[i]));
                 let subset: Vec<usize> =
                     values_of(union).map(|i| open[usize::from(i) - 1]).collect();
-                let removes: Vec<Placement> = subset
+                let removes = subset
                     .iter()
                     .flat_map(|&c| values_of(self.cand[c] & !set).map(move |v| (c, v)))
                     .map(|(c, v)| self.placement(c, v))
                     .collect();
-                if removes.is_empty() {
-                    return None;
-                }
-                let mut step = self.step(technique, &[u], set, subset);
-                step.removes = removes;
-                Some(step)
-            });
-            if found.is_some() {
-                return found;
-            }
-        }
-        None
+                self.elimination(technique, &[u], set, subset, removes)
+            })
+        })
     }
 
     /// Fish of `k` rows and columns (X-wing, swordfish): rows as bases,
@@ -382,9 +380,6 @@ impl Board {
                     }
                 }
                 let found = subsets(&masks, k, &mut |chosen, union| {
-                    if union.count_ones() as usize != k {
-                        return None;
-                    }
                     let base_set: Vec<usize> = chosen.iter().map(|&i| bases[i]).collect();
                     let mut removes = Vec::new();
                     for cover in values_of(union).map(|x| usize::from(x) - 1) {
@@ -395,9 +390,7 @@ impl Board {
                             }
                         }
                     }
-                    if removes.is_empty() {
-                        return None;
-                    }
+                    removes.sort_unstable();
                     let mut cells = Vec::new();
                     for &base in &base_set {
                         for cover in values_of(union).map(|x| usize::from(x) - 1) {
@@ -409,10 +402,7 @@ impl Board {
                     }
                     let offset = if by_rows { 0 } else { n };
                     let units: Vec<usize> = base_set.iter().map(|b| b + offset).collect();
-                    let mut step = self.step(technique, &units, bit(v), cells);
-                    removes.sort_unstable();
-                    step.removes = removes;
-                    Some(step)
+                    self.elimination(technique, &units, bit(v), cells, removes)
                 });
                 if found.is_some() {
                     return found;
@@ -443,7 +433,7 @@ impl Board {
                     if z.count_ones() != 1 || ma & xy == mb & xy {
                         continue;
                     }
-                    let removes: Vec<Placement> = (0..self.cand.len())
+                    let removes = (0..self.cand.len())
                         .filter(|&c| {
                             c != a
                                 && c != b
@@ -454,12 +444,16 @@ impl Board {
                         .flat_map(|c| values_of(z).map(move |v| (c, v)))
                         .map(|(c, v)| self.placement(c, v))
                         .collect();
-                    if removes.is_empty() {
-                        continue;
+                    let step = self.elimination(
+                        Technique::XYWing,
+                        &[],
+                        xy | z,
+                        vec![pivot, a, b],
+                        removes,
+                    );
+                    if step.is_some() {
+                        return step;
                     }
-                    let mut step = self.step(Technique::XYWing, &[], xy | z, vec![pivot, a, b]);
-                    step.removes = removes;
-                    return Some(step);
                 }
             }
         }

@@ -438,7 +438,7 @@ fn values_of(mask: u64) -> impl Iterator<Item = u8> {
 }
 
 /// Calls `f` with every `k`-subset of `items` (indices into it, ascending)
-/// whose union of masks has at most `k` bits; stops at the first `Some`.
+/// whose union of masks has exactly `k` bits; stops at the first `Some`.
 fn subsets<T>(
     items: &[u64],
     k: usize,
@@ -456,7 +456,9 @@ fn subsets<T>(
             return None;
         }
         if chosen.len() == k {
-            return f(chosen, union);
+            return (union.count_ones() as usize == k)
+                .then(|| f(chosen, union))
+                .flatten();
         }
         for i in start..items.len() {
             if items.len() - i < k - chosen.len() {
