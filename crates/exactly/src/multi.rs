@@ -132,7 +132,14 @@ pub(crate) struct Search<'p, L> {
     share_start: Vec<usize>,
     /// Per item: the least number of options that must cover it.
     need: Vec<u32>,
+    /// Per item: the most options that may cover it.
+    most: Vec<u32>,
+    /// Per option: its primary items in `option_primary[option_start[o]..option_start[o + 1]]`
+    /// (the counts of secondary items are never read, so not kept).
+    option_start: Vec<u32>,
+    option_primary: Vec<u32>,
     available: Vec<bool>,
+    /// Per primary item: its available options (zero for secondary items).
     available_count: Vec<u32>,
     covered: Vec<u32>,
     trail: Vec<u32>,
@@ -161,14 +168,20 @@ impl<'p, L> Search<'p, L> {
         let n = problem.num_items();
         let mut per_item: Vec<Vec<(u32, ColorId)>> = vec![Vec::new(); n];
         let mut share = Vec::with_capacity(problem.num_options());
+        let mut option_start = Vec::with_capacity(problem.num_options() + 1);
+        let mut option_primary = Vec::new();
+        option_start.push(0u32);
         for o in problem.option_ids() {
             let mut p = 0u32;
             for e in problem.option(o) {
                 per_item[e.item.index()].push((o.0, e.color));
                 if problem.item_kind(e.item) == ItemKind::Primary {
                     p += 1;
+                    option_primary.push(e.item.0);
                 }
             }
+            // At most the number of entries, which fits in `u32`.
+            option_start.push(option_primary.len() as u32);
             share.push(problem.cost(o) as f64 / f64::from(p.max(1)));
         }
         let mut item_start = Vec::with_capacity(n + 1);
@@ -204,8 +217,16 @@ impl<'p, L> Search<'p, L> {
             .item_ids()
             .map(|i| problem.item_bounds(i).0)
             .collect();
-        let available_count = (0..n)
-            .map(|i| (item_start[i + 1] - item_start[i]) as u32)
+        let most = problem
+            .item_ids()
+            .map(|i| problem.item_bounds(i).1)
+            .collect();
+        let available_count = problem
+            .item_ids()
+            .map(|i| match problem.item_kind(i) {
+                ItemKind::Primary => (item_start[i.index() + 1] - item_start[i.index()]) as u32,
+                _ => 0,
+            })
             .collect();
         let primary = problem
             .item_ids()
@@ -222,6 +243,9 @@ impl<'p, L> Search<'p, L> {
             by_share,
             share_start,
             need,
+            most,
+            option_start,
+            option_primary,
             available: vec![true; problem.num_options()],
             available_count,
             covered: vec![0; n],
@@ -251,13 +275,17 @@ impl<'p, L> Search<'p, L> {
         self.item_start[item as usize]..self.item_start[item as usize + 1]
     }
 
+    fn primary_of(&self, o: u32) -> std::ops::Range<usize> {
+        self.option_start[o as usize] as usize..self.option_start[o as usize + 1] as usize
+    }
+
     fn exclude(&mut self, o: u32) {
         if !self.available[o as usize] {
             return;
         }
         self.available[o as usize] = false;
-        for e in self.problem.option(OptionId(o)) {
-            self.available_count[e.item.index()] -= 1;
+        for k in self.primary_of(o) {
+            self.available_count[self.option_primary[k] as usize] -= 1;
         }
         self.stats.updates += 1;
         self.trail.push(o);
@@ -267,17 +295,26 @@ impl<'p, L> Search<'p, L> {
         while self.trail.len() > mark {
             let Some(o) = self.trail.pop() else { break };
             self.available[o as usize] = true;
-            for e in self.problem.option(OptionId(o)) {
-                self.available_count[e.item.index()] += 1;
+            for k in self.primary_of(o) {
+                self.available_count[self.option_primary[k] as usize] += 1;
             }
         }
     }
 
+    /// Chooses option `o`. Under a threshold `t`, an option that costs at
+    /// least `t` minus the new cost so far can never be chosen below (the
+    /// cost only grows downward and `t` only falls), so, as in Knuth's DLX5,
+    /// only the options cheaper than that are excluded: each item's list is
+    /// by cost, and the scan stops at the first that is not.
     fn choose(&mut self, o: u32) {
         let problem = self.problem;
         self.exclude(o);
         self.chosen.push(OptionId(o));
         self.cost += u128::from(problem.cost(OptionId(o)));
+        let room = match self.threshold {
+            Some(t) => t.saturating_sub(self.cost),
+            None => u128::MAX,
+        };
         for e in problem.option(OptionId(o)) {
             let i = e.item.index();
             let range = self.options_of(e.item.0);
@@ -285,11 +322,17 @@ impl<'p, L> Search<'p, L> {
                 self.covered[i] += 1;
                 if self.covered[i] >= problem.item_bounds(e.item).1 {
                     for k in range {
+                        if u128::from(self.list_cost[k]) >= room {
+                            break;
+                        }
                         self.exclude(self.list[k].0);
                     }
                 }
             } else {
                 for k in range {
+                    if u128::from(self.list_cost[k]) >= room {
+                        break;
+                    }
                     let (other, color) = self.list[k];
                     if e.color.is_none() || color != e.color {
                         self.exclude(other);
@@ -321,7 +364,7 @@ impl<'p, L> Search<'p, L> {
             let on_trail = self.trail.contains(&o.0);
             assert_eq!(self.available[o.index()], !on_trail, "option {o:?}");
             for e in problem.option(o) {
-                if self.available[o.index()] {
+                if self.available[o.index()] && problem.item_kind(e.item) == ItemKind::Primary {
                     count[e.item.index()] += 1;
                 }
             }
@@ -358,7 +401,9 @@ impl<'p, L> Search<'p, L> {
             if k < d {
                 return Err(());
             }
-            if k == 0 {
+            // An item at its upper bound has had every option that fits
+            // below `t` excluded (see `choose`).
+            if k == 0 || self.covered[i as usize] >= self.most[i as usize] {
                 continue;
             }
             // The item's cheapest available option comes first in its list.
