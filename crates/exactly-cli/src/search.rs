@@ -100,10 +100,7 @@ pub fn solver<'p>(
 
 /// Whether `event` reports a link changed by the step before it.
 fn is_node_change(event: &TraceEvent) -> bool {
-    matches!(
-        event,
-        TraceEvent::Unlink { .. } | TraceEvent::Relink { .. }
-    )
+    matches!(event, TraceEvent::Unlink { .. } | TraceEvent::Relink { .. })
 }
 
 /// Adds a node at `level` to the profile.

@@ -38,7 +38,10 @@ impl Picture<'_> {
     fn check_path(&self, level: usize, at: &str) {
         let p = self.p;
         for &(chosen, option) in &self.path[..level] {
-            assert!(self.covered.contains(&chosen), "{at}: chosen item not covered");
+            assert!(
+                self.covered.contains(&chosen),
+                "{at}: chosen item not covered"
+            );
             let option = option.expect("an option tried above");
             for e in p.option(option) {
                 if e.item == chosen {
@@ -56,8 +59,8 @@ impl Picture<'_> {
                             .iter()
                             .any(|f| f.item == e.item && f.color != e.color);
                         for f in p.option(o) {
-                            let open = f.item.index() < p.num_primary()
-                                && !self.covered.contains(&f.item);
+                            let open =
+                                f.item.index() < p.num_primary() && !self.covered.contains(&f.item);
                             if clash && open {
                                 assert!(self.gone.contains(&(f.item, o)), "{at}: not purified");
                             }
