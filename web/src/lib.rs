@@ -16,7 +16,8 @@
 //! - `list_start {text}`, then `list_next {n}`: solutions, lazily.
 //! - `trace {text, max_nodes}`: every step of the search as the engine's
 //!   trace events report it, each with its `exactly solve --trace` line and
-//!   the links it changes, for the dance view.
+//!   the links the engine's dancing links changed in it (`exactly solve
+//!   --trace-nodes`), for the dance view.
 //! - `sudoku {text, box, x, max, regions, jigsaw}`: sudoku records in any
 //!   format the CLI reads; `regions` a region map for every record (as
 //!   `exactly sudoku --regions` reads it), `jigsaw` records that end with
@@ -32,7 +33,7 @@ use std::time::Duration;
 
 use exactly::format::parse_dlx;
 use exactly::multi::{CostSolver, MultiSolver};
-use exactly::{ItemId, Limits, OptionId, Outcome, Problem, Solver, StopReason, TraceEvent};
+use exactly::{Limits, OptionId, Outcome, Problem, Solver, StopReason, TraceEvent};
 use exactly_puzzles::sudoku::{self, Rules, SudokuError};
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -301,44 +302,20 @@ fn list_next(n: usize) -> Value {
 // ---------------------------------------------------------------------------
 // The dance view.
 
-/// A change to the links, as the page draws them.
-#[derive(Clone, Copy)]
-enum Op {
-    /// The item leaves the header list.
-    Cover(u32),
-    /// The option's nodes leave their lists, except the one in item `by`
-    /// (whose cover or purification removed it).
-    Hide(u32, u32),
-}
-
-impl Op {
-    /// `[code, a, b]`: 0 cover, 1 uncover, 2 hide, 3 unhide.
-    fn encode(self, undo: bool) -> [u32; 3] {
-        match self {
-            Op::Cover(i) => [u32::from(undo), i, 0],
-            Op::Hide(o, by) => [2 + u32::from(undo), o, by],
-        }
-    }
-}
-
-/// One level of the search as the links see it.
-struct Frame {
-    item: ItemId,
-    chose: Vec<Op>,
-    option: Option<OptionId>,
-    tried: Vec<Op>,
-}
-
-/// The state of the links, moved by the engine's trace events: which items
-/// are covered and which options hidden, as Algorithm X's cover and
-/// Algorithm C's purify leave them.
+/// The links as the engine's trace events leave them: which item headers
+/// and which option nodes are out of their lists. Nothing here decides
+/// what leaves: the engine reports every node its dancing links unlink and
+/// relink ([`Solver::trace_nodes`]), and this only applies the reports.
 struct Dance<'p> {
     p: &'p Problem<String>,
     /// The options of each item, in input order.
     lists: Vec<Vec<u32>>,
+    /// Items whose header is out of the list of items.
     covered: Vec<bool>,
-    hidden: Vec<Option<u32>>,
-    frames: Vec<Frame>,
+    /// Option nodes out of their item's list, by (item, option).
+    gone: std::collections::HashSet<(u32, u32)>,
+    /// The options tried on the current path, by level.
+    path: Vec<OptionId>,
     /// The engine's own wording of each step (the lines of `--trace`).
     tracer: exactly::trace::Tracer<'p>,
 }
@@ -355,8 +332,8 @@ impl<'p> Dance<'p> {
             p,
             lists,
             covered: vec![false; p.num_items()],
-            hidden: vec![None; p.num_options()],
-            frames: Vec::new(),
+            gone: std::collections::HashSet::new(),
+            path: Vec::new(),
             tracer: exactly::trace::Tracer::new(p),
         }
     }
@@ -366,76 +343,50 @@ impl<'p> Dance<'p> {
         let i = item as u32;
         self.lists[item]
             .iter()
-            .filter(|&&o| self.hidden[o as usize].is_none_or(|by| by == i))
+            .filter(|&&o| !self.gone.contains(&(i, o)))
             .count()
     }
 
-    fn cover(&mut self, item: usize, ops: &mut Vec<Op>) {
-        self.covered[item] = true;
-        ops.push(Op::Cover(item as u32));
-        for &o in &self.lists[item] {
-            if self.hidden[o as usize].is_none() {
-                self.hidden[o as usize] = Some(item as u32);
-                ops.push(Op::Hide(o, item as u32));
+    /// Applies one node change the engine reported, as `[code, item,
+    /// option]` for the page (code 0 unlink, 1 relink; option -1 for the
+    /// item's header); `None` for other events.
+    fn change(&mut self, event: &TraceEvent) -> Option<[i64; 3]> {
+        let (item, option, back) = match *event {
+            TraceEvent::Unlink { item, option } => (item, option, false),
+            TraceEvent::Relink { item, option } => (item, option, true),
+            _ => return None,
+        };
+        let i = item.index() as u32;
+        match option {
+            None => self.covered[item.index()] = !back,
+            Some(o) if back => {
+                self.gone.remove(&(i, o.index() as u32));
+            }
+            Some(o) => {
+                self.gone.insert((i, o.index() as u32));
             }
         }
+        let o = option.map_or(-1, |o| o.index() as i64);
+        Some([i64::from(back), i64::from(i), o])
     }
 
-    fn purify(&mut self, item: usize, color: exactly::ColorId, ops: &mut Vec<Op>) {
-        for &o in &self.lists[item] {
-            if self.hidden[o as usize].is_some() {
-                continue;
-            }
-            let same = self
-                .p
-                .option(OptionId::new(o as usize))
-                .iter()
-                .any(|e| e.item.index() == item && e.color == color);
-            if !same {
-                self.hidden[o as usize] = Some(item as u32);
-                ops.push(Op::Hide(o, item as u32));
-            }
-        }
-    }
-
-    /// Undoes `ops`, appending the encoded undos to `delta`.
-    fn undo(&mut self, ops: &[Op], delta: &mut Vec<[u32; 3]>) {
-        for &op in ops.iter().rev() {
-            match op {
-                Op::Cover(i) => self.covered[i as usize] = false,
-                Op::Hide(o, _) => self.hidden[o as usize] = None,
-            }
-            delta.push(op.encode(true));
-        }
-    }
-
-    /// The step for one event: the engine's event, its trace line, and the
-    /// changes to the links.
+    /// The step for one event (its `--trace` line and what it shows), before
+    /// the node changes that follow it; `None` for other events.
     fn step(&mut self, event: &TraceEvent) -> Option<Value> {
         let p = self.p;
         let (_, text) = self.tracer.text(event)?;
-        let mut delta = Vec::new();
-        let step = match *event {
+        Some(match *event {
             TraceEvent::Choose {
                 level,
                 item,
                 options,
             } => {
-                self.frames.truncate(level as usize);
+                self.path.truncate(level as usize);
                 let sizes: Vec<[usize; 2]> = (0..p.num_primary())
                     .filter(|&i| !self.covered[i])
                     .map(|i| [i, self.size(i)])
                     .collect();
                 let seen = self.size(item.index());
-                let mut ops = Vec::new();
-                self.cover(item.index(), &mut ops);
-                delta.extend(ops.iter().map(|op| op.encode(false)));
-                self.frames.push(Frame {
-                    item,
-                    chose: ops,
-                    option: None,
-                    tried: Vec::new(),
-                });
                 json!({
                     "kind": "choose", "level": level, "item": item.index(), "options": options,
                     "sizes": sizes, "consistent": seen == options as usize,
@@ -448,25 +399,8 @@ impl<'p> Dance<'p> {
                 k,
                 d,
             } => {
-                self.frames.truncate(level as usize + 1);
-                let mut frame = self.frames.pop()?;
-                let tried = std::mem::take(&mut frame.tried);
-                self.undo(&tried, &mut delta);
-                let mut ops = Vec::new();
-                for e in p.option(option) {
-                    if e.item == frame.item {
-                        continue;
-                    }
-                    if e.color.is_none() {
-                        self.cover(e.item.index(), &mut ops);
-                    } else {
-                        self.purify(e.item.index(), e.color, &mut ops);
-                    }
-                }
-                delta.extend(ops.iter().map(|op| op.encode(false)));
-                frame.tried = ops;
-                frame.option = Some(option);
-                self.frames.push(frame);
+                self.path.truncate(level as usize);
+                self.path.push(option);
                 json!({
                     "kind": "try", "level": level, "option": option.index(), "k": k, "d": d,
                     "text": text,
@@ -474,10 +408,10 @@ impl<'p> Dance<'p> {
             }
             TraceEvent::Solution { level } => {
                 let chosen: Vec<usize> = self
-                    .frames
+                    .path
                     .iter()
                     .take(level as usize)
-                    .filter_map(|f| f.option.map(|o| o.index()))
+                    .map(|o| o.index())
                     .collect();
                 json!({
                     "kind": "solution", "level": level, "solution": chosen,
@@ -485,18 +419,11 @@ impl<'p> Dance<'p> {
                 })
             }
             TraceEvent::Backtrack { level } => {
-                self.frames.truncate(level as usize + 1);
-                if let Some(frame) = self.frames.pop() {
-                    self.undo(&frame.tried, &mut delta);
-                    self.undo(&frame.chose, &mut delta);
-                }
+                self.path.truncate(level as usize);
                 json!({ "kind": "backtrack", "level": level, "text": text })
             }
             _ => return None,
-        };
-        let mut step = step;
-        step["delta"] = json!(delta);
-        Some(step)
+        })
     }
 }
 
@@ -513,6 +440,7 @@ fn trace(text: &str, max_nodes: u64) -> Result<Value, Value> {
     let sink = Arc::clone(&events);
     let mut solver = Solver::new(p)
         .limits(Limits::default().max_nodes(max_nodes))
+        .trace_nodes(true)
         .on_trace(move |e| {
             if let Ok(mut v) = sink.lock() {
                 v.push(*e);
@@ -527,7 +455,21 @@ fn trace(text: &str, max_nodes: u64) -> Result<Value, Value> {
             .map_err(|_| json!({ "fatal": "trace lost" }))?,
     );
     let mut dance = Dance::new(p);
-    let steps: Vec<Value> = events.iter().filter_map(|e| dance.step(e)).collect();
+    let mut steps: Vec<Value> = Vec::new();
+    let mut delta = Vec::new();
+    for e in &events {
+        if let Some(op) = dance.change(e) {
+            delta.push(op);
+        } else if let Some(step) = dance.step(e) {
+            if let Some(last) = steps.last_mut() {
+                last["delta"] = json!(std::mem::take(&mut delta));
+            }
+            steps.push(step);
+        }
+    }
+    if let Some(last) = steps.last_mut() {
+        last["delta"] = json!(delta);
+    }
     let items: Vec<Value> = p
         .item_ids()
         .map(|i| json!({ "name": p.item_name(i), "primary": i.index() < p.num_primary() }))

@@ -282,6 +282,69 @@ test("the dance: 5 queens, run to each solution, matches the CLI's trace and sol
   }
 });
 
+/**
+ * The links after each step of `exactly solve --trace-nodes`: the option
+ * nodes out of their lists (`option item`) and the covered items, sorted.
+ */
+function nodeStates(file) {
+  const r = runCli(["solve", "--trace-nodes", file]);
+  assert.equal(r.status, 0);
+  const gone = new Set();
+  const covered = new Set();
+  const states = [];
+  const snap = () => ({ gone: [...gone].sort(), covered: [...covered].sort() });
+  for (const line of r.stderr.trimEnd().split("\n")) {
+    const node = /^\s*(unlink|relink) option #(\d+) \(.*\) from (\S+)$/.exec(line);
+    const head = /^\s*(unlink|relink) item (\S+)$/.exec(line);
+    if (node) {
+      const key = `${node[2]} ${node[3]}`;
+      if (node[1] === "unlink") gone.add(key);
+      else gone.delete(key);
+      states[states.length - 1] = snap();
+    } else if (head) {
+      if (head[1] === "unlink") covered.add(head[2]);
+      else covered.delete(head[2]);
+      states[states.length - 1] = snap();
+    } else {
+      states.push(snap());
+    }
+  }
+  return states;
+}
+
+for (const [id, name] of [["knuth-7", "knuth-7.dlx"], ["colors", "colors.dlx"]]) {
+  test(`the dance: the nodes shown out after each step of ${name} are those of \`exactly solve --trace-nodes\``, async () => {
+    const states = nodeStates(join(ROOT, "web", "examples", name));
+    assert.ok(states.some((st) => st.gone.length > 0));
+    const s = await openPage();
+    try {
+      const p = s.page;
+      await p.selectOption("#dance-example", id);
+      await p.waitForFunction(
+        (n) => document.querySelector("#dance-where").textContent === `step 0 of ${n}`,
+        states.length,
+      );
+      const shown = () =>
+        p.evaluate(() => ({
+          gone: [...document.querySelectorAll("#dance-matrix circle.gone")].map((c) => c.dataset.node).sort(),
+          covered: [...document.querySelectorAll("#dance-matrix .head.out")].map((g) => g.dataset.item).sort(),
+        }));
+      for (let i = 0; i < states.length; i++) {
+        await p.keyboard.press("ArrowRight");
+        assert.deepEqual(await shown(), states[i], `${name}, after step ${i + 1}`);
+      }
+      // Stepping back restores the links of the step before.
+      for (let i = states.length - 2; i >= states.length - 6 && i >= 0; i--) {
+        await p.keyboard.press("ArrowLeft");
+        assert.deepEqual(await shown(), states[i], `${name}, back to step ${i + 1}`);
+      }
+      assert.deepEqual(s.errors, []);
+    } finally {
+      await s.close();
+    }
+  });
+}
+
 test("the dance: a problem too large to draw offers the solver", async () => {
   const text = read(join(ROOT, "testdata", "pentomino-6x10.dlx"));
   const s = await openPage();

@@ -1,10 +1,13 @@
 // The dance view: the matrix as Knuth draws it, moved step by step by the
-// engine's own trace events (each step carries the links it changes).
+// engine's own trace events: each step carries the nodes the engine's
+// dancing links unlinked and relinked in it (`exactly solve --trace-nodes`),
+// and the page only applies them.
 import { byId, el, esc } from "./dom";
 import { EXAMPLES } from "./examples";
 import { Cancelled, Engine } from "./jobs";
 import type { ParseErrorInfo, ProblemInfo } from "./protocol";
 
+/** `[code, item, option]`: code 0 unlink, 1 relink; option -1 for the item's header. */
 type Op = [number, number, number];
 
 interface StepBase {
@@ -47,7 +50,8 @@ export class DanceView {
   private steps: Step[] = [];
   private cur = 0;
   private covered: boolean[] = [];
-  private hidden: number[] = [];
+  /** Option nodes out of their item's list, as `option,item`. */
+  private gone = new Set<string>();
   private timer: number | null = null;
   private solutionsSeen = 0;
 
@@ -141,7 +145,7 @@ export class DanceView {
   private reset(): void {
     this.cur = 0;
     this.covered = this.items.map(() => false);
-    this.hidden = this.options.map(() => -1);
+    this.gone.clear();
     this.log.replaceChildren();
     this.solutionsSeen = 0;
     byId("dance-solutions").replaceChildren();
@@ -150,12 +154,11 @@ export class DanceView {
 
   private apply(step: Step, forward: boolean): void {
     const ops = forward ? step.delta : [...step.delta].reverse();
-    for (const [code, a, b] of ops) {
-      const c = forward ? code : code ^ 1;
-      if (c === 0) this.covered[a] = true;
-      else if (c === 1) this.covered[a] = false;
-      else if (c === 2) this.hidden[a] = b;
-      else this.hidden[a] = -1;
+    for (const [code, item, option] of ops) {
+      const out = (forward ? code : code ^ 1) === 0;
+      if (option < 0) this.covered[item] = out;
+      else if (out) this.gone.add(`${option},${item}`);
+      else this.gone.delete(`${option},${item}`);
     }
     if (forward) {
       const line = el("div", `log-${step.kind}`, "  ".repeat(step.level) + step.text);
@@ -264,15 +267,14 @@ export class DanceView {
     const top = 34;
     const x = (j: number): number => 6 + j * cs + cs / 2;
     const y = (r: number): number => top + r * rh + rh / 2;
+    // The nodes this step moved, as `option,item`.
     const leaving = new Set<string>();
     const coming = new Set<string>();
     const compared = new Set<number>();
     let picked = -1;
     if (step) {
-      for (const [code, a, b] of step.delta) {
-        if (code === 2) leaving.add(`${a}`);
-        if (code === 3) coming.add(`${a}`);
-        void b;
+      for (const [code, item, option] of step.delta) {
+        if (option >= 0) (code === 0 ? leaving : coming).add(`${option},${item}`);
       }
       if (step.kind === "choose") {
         for (const [i] of step.sizes) compared.add(i);
@@ -280,7 +282,7 @@ export class DanceView {
       }
     }
     const path = new Set(this.path());
-    const inList = (o: number, j: number): boolean => this.hidden[o] === -1 || this.hidden[o] === j;
+    const inList = (o: number, j: number): boolean => !this.gone.has(`${o},${j}`);
     const parts: string[] = [];
     const width = 6 + cols * cs + 8 + 180;
     const height = top + rows * rh + 6;
@@ -306,7 +308,7 @@ export class DanceView {
     });
     // Horizontal links and nodes.
     this.options.forEach((opt, r) => {
-      const hid = this.hidden[r] !== -1;
+      const hid = opt.entries.some(([j]) => !inList(r, j));
       const xs = opt.entries.map(([j]) => x(j)).sort((a, b) => a - b);
       if (xs.length > 1) {
         parts.push(`<line class="hlink${hid ? " out" : ""}" x1="${xs[0]}" y1="${y(r)}" x2="${xs[xs.length - 1]}" y2="${y(r)}"/>`);
@@ -316,11 +318,11 @@ export class DanceView {
       for (const [j, color] of opt.entries) {
         let cls = "node";
         if (!inList(r, j)) cls += " gone";
-        if (leaving.has(`${r}`) && !inList(r, j)) cls += " leaving";
-        if (coming.has(`${r}`)) cls += " coming";
+        if (leaving.has(`${r},${j}`)) cls += " leaving";
+        if (coming.has(`${r},${j}`)) cls += " coming";
         if (path.has(r)) cls += " chosen";
         const rad = Math.max(3, Math.min(rh, cs) / 2 - 1.5);
-        parts.push(`<circle class="${cls}" cx="${x(j)}" cy="${y(r)}" r="${rad}"><title>${esc(opt.label)} · ${esc(this.items[j]!.name)}${color ? ":" + esc(color) : ""}</title></circle>`);
+        parts.push(`<circle class="${cls}" data-node="${r} ${esc(this.items[j]!.name)}" cx="${x(j)}" cy="${y(r)}" r="${rad}"><title>${esc(opt.label)} · ${esc(this.items[j]!.name)}${color ? ":" + esc(color) : ""}</title></circle>`);
       }
       parts.push(`<text class="${rowCls}${hid ? " out" : ""}" x="${6 + cols * cs + 8}" y="${y(r) + 4}">${esc(opt.label)}</text>`);
     });
@@ -331,7 +333,7 @@ export class DanceView {
       if (compared.has(j)) cls += " compared";
       if (j === picked) cls += " picked";
       const fs = Math.min(12, cs * 0.55);
-      parts.push(`<g class="${cls}"><rect x="${x(j) - cs / 2 + 1}" y="2" width="${cs - 2}" height="${top - 8}" rx="3"/>` +
+      parts.push(`<g class="${cls}" data-item="${esc(it.name)}"><rect x="${x(j) - cs / 2 + 1}" y="2" width="${cs - 2}" height="${top - 8}" rx="3"/>` +
         `<text x="${x(j)}" y="${14}" font-size="${fs}">${esc(it.name)}</text>` +
         `<text class="size" x="${x(j)}" y="${top - 10}" font-size="${fs}">${sizes[j]}</text></g>`);
     });

@@ -434,6 +434,14 @@ pub struct SearchArgs {
     #[arg(long, value_name = "A..B", value_parser = parse_levels)]
     pub trace_levels: Option<Levels>,
 
+    /// After each traced step, print the nodes whose links it changed, one
+    /// level deeper: `unlink item a` (a header leaves the list of items),
+    /// `unlink option #3 (a d g) from d` (option 3's node, 0-based, leaves
+    /// d's list), `relink` when they come back. The search uses dancing
+    /// links (same tree). Implies --trace.
+    #[arg(long)]
+    pub trace_nodes: bool,
+
     /// Print a progress line on stderr every SECS seconds, terminal or not:
     /// elapsed time, nodes, solutions, estimated fraction done. Runs one
     /// plain search (as --trace does), not a split one.

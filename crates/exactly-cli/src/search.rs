@@ -30,7 +30,7 @@ static PROFILE: Mutex<Vec<u64>> = Mutex::new(Vec::new());
 /// `--profile`): the search then runs on one thread, calling back at every
 /// step.
 pub fn traced(args: &SearchArgs) -> bool {
-    args.trace || args.trace_levels.is_some() || args.profile
+    args.trace || args.trace_levels.is_some() || args.trace_nodes || args.profile
 }
 
 /// A solver for `problem` with the budgets, seed and trace of `args`,
@@ -49,10 +49,12 @@ pub fn solver<'p>(
         solver = solver.seed(seed);
     }
     if traced(args) {
-        let print = args.trace || args.trace_levels.is_some();
+        let print = args.trace || args.trace_levels.is_some() || args.trace_nodes;
         let levels = args.trace_levels;
         let profile = args.profile;
-        let mut tracer = Tracer::new(problem);
+        let mut tracer = Tracer::new(problem).nodes(args.trace_nodes);
+        // Node changes are shown with the step they belong to.
+        let mut step_shown = true;
         if let Ok(mut counts) = PROFILE.lock() {
             counts.clear();
             counts.push(1);
@@ -71,14 +73,21 @@ pub fn solver<'p>(
                 if let Some(line) = tracer.line(event) {
                     let shown = match (levels, event_level(event)) {
                         (Some(l), Some(level)) => l.contains(level),
+                        (_, None) if is_node_change(event) => step_shown,
                         _ => true,
                     };
+                    if event_level(event).is_some() {
+                        step_shown = shown;
+                    }
                     if shown {
                         report::line(&line);
                     }
                 }
             }
         });
+        if args.trace_nodes {
+            solver = solver.trace_nodes(true);
+        }
     }
     if let Some(every) = args.report_every {
         solver = solver.on_progress(every, |p| report::line(&progress_line(p)));
@@ -87,6 +96,11 @@ pub fn solver<'p>(
         solver = solver.on_progress(PROGRESS_INTERVAL, move |p| show_progress(&bar, p));
     }
     solver
+}
+
+/// Whether `event` reports a link changed by the step before it.
+fn is_node_change(event: &TraceEvent) -> bool {
+    matches!(event, TraceEvent::Unlink { .. } | TraceEvent::Relink { .. })
 }
 
 /// Adds a node at `level` to the profile.
@@ -250,7 +264,7 @@ pub fn check_multi_args(args: &SearchArgs) -> anyhow::Result<()> {
         || args.engine != crate::cli::EngineArg::Auto
     {
         anyhow::bail!(
-            "--trace, --trace-levels, --profile, --report-every, --seed and --engine apply to exact covers only, not to problems with multiplicities, costs or minimum covers"
+            "--trace, --trace-levels, --trace-nodes, --profile, --report-every, --seed and --engine apply to exact covers only, not to problems with multiplicities, costs or minimum covers"
         );
     }
     Ok(())

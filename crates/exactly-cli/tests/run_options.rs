@@ -1,6 +1,6 @@
 //! The command line as users of ripgrep and fd expect it (completions, a
 //! man page, suggestions, JSON results, `--quiet`) and Knuth's run options
-//! (`--report-every`, `--every`, `--profile`, `--trace-levels`), run on the
+//! (`--report-every`, `--every`, `--profile`, `--trace-levels`, `--trace-nodes`), run on the
 //! real binary.
 
 mod common;
@@ -572,6 +572,52 @@ fn trace_levels_keep_the_lines_of_those_levels() {
     let (status, _, stderr) = run(&["solve", "--trace-levels", "3..1", KNUTH], b"");
     assert_eq!(status, Some(2));
     assert!(stderr.contains("3..1"), "{stderr}");
+}
+
+#[test]
+fn trace_nodes_follow_each_step_and_all_come_back() {
+    let (_, _, plain) = run(&["solve", "--trace", KNUTH], b"");
+    let (status, stdout, full) = run(&["solve", "--trace-nodes", KNUTH], b"");
+    assert_eq!(status, Some(0));
+    assert_eq!(stdout, "a d f\nb g\nc e\n");
+    let is_node = |l: &&str| {
+        let t = l.trim_start();
+        t.starts_with("unlink ") || t.starts_with("relink ")
+    };
+    // Without the node lines, the trace is --trace's.
+    let steps: Vec<&str> = full.lines().filter(|l| !is_node(l)).collect();
+    assert_eq!(steps, plain.lines().collect::<Vec<_>>());
+    // The first step covers a: its header, then the nodes of a's options.
+    let first: Vec<&str> = full.lines().take(4).collect();
+    assert_eq!(
+        first,
+        [
+            "choose a (2 options); cover a",
+            "  unlink item a",
+            "  unlink option #1 (a d g) from d",
+            "  unlink option #1 (a d g) from g",
+        ]
+    );
+    // Every node taken out is put back, as often.
+    let count = |verb: &str| {
+        let mut n: Vec<String> = full
+            .lines()
+            .filter_map(|l| l.trim_start().strip_prefix(verb))
+            .map(str::to_string)
+            .collect();
+        n.sort();
+        n
+    };
+    assert!(!count("unlink ").is_empty());
+    assert_eq!(count("unlink "), count("relink "));
+    // With --trace-levels, a step's node lines go with it.
+    let (_, _, part) = run(
+        &["solve", "--trace-levels", "0..0", "--trace-nodes", KNUTH],
+        b"",
+    );
+    let expected: Vec<&str> = full.lines().take(6).collect();
+    assert_eq!(part.lines().take(6).collect::<Vec<_>>(), expected);
+    assert!(part.lines().all(|l| l.len() - l.trim_start().len() <= 2));
 }
 
 #[test]

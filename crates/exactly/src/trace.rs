@@ -17,6 +17,13 @@
 //! items (or purifies them, for colored secondary items); `solution` lists
 //! the options chosen; `backtrack` undoes the level when its item has no
 //! options left to try.
+//!
+//! With [`Tracer::nodes`] (and [`Solver::trace_nodes`](crate::Solver::trace_nodes)),
+//! each step is followed by the links the dancing links changed in it, one
+//! line each, one level deeper: `unlink item a` when item `a`'s header
+//! leaves the list of items, `unlink option #3 (a d g) from d` when option
+//! 3's node (0-based, in input order) leaves item `d`'s list, and `relink`
+//! lines when they come back.
 
 use crate::{ItemId, OptionId, Problem, TraceEvent};
 
@@ -39,6 +46,10 @@ pub struct Tracer<'p> {
     /// The option tried at each level.
     options: Vec<OptionId>,
     solutions: u128,
+    /// Whether node changes get lines.
+    nodes: bool,
+    /// The level of the last step.
+    level: u32,
 }
 
 impl<'p> Tracer<'p> {
@@ -49,7 +60,29 @@ impl<'p> Tracer<'p> {
             items: Vec::new(),
             options: Vec::new(),
             solutions: 0,
+            nodes: false,
+            level: 0,
         }
+    }
+
+    /// Gives each node change its own line ([`TraceEvent::Unlink`],
+    /// [`TraceEvent::Relink`]); without it they have none.
+    ///
+    /// ```
+    /// let problem = exactly::format::parse_dlx("a b\na b\nb\n")?;
+    /// let mut tracer = exactly::trace::Tracer::new(&problem).nodes(true);
+    /// let mut lines = Vec::new();
+    /// exactly::Solver::new(&problem)
+    ///     .trace_nodes(true)
+    ///     .on_trace(|e| lines.extend(tracer.line(e)))
+    ///     .count();
+    /// assert_eq!(lines[1], "  unlink item a");
+    /// assert_eq!(lines[2], "  unlink option #0 (a b) from b");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn nodes(mut self, on: bool) -> Self {
+        self.nodes = on;
+        self
     }
 
     /// The line for one event, indented by its level (`None` for events this
@@ -63,6 +96,22 @@ impl<'p> Tracer<'p> {
     pub fn text(&mut self, event: &TraceEvent) -> Option<(u32, String)> {
         let p = self.problem;
         let (level, text) = match *event {
+            TraceEvent::Unlink { item, option } | TraceEvent::Relink { item, option } => {
+                if !self.nodes {
+                    return None;
+                }
+                let verb = if matches!(event, TraceEvent::Unlink { .. }) {
+                    "unlink"
+                } else {
+                    "relink"
+                };
+                let name = p.item_name(item);
+                let text = match option {
+                    None => format!("{verb} item {name}"),
+                    Some(o) => format!("{verb} option #{} ({}) from {name}", o.index(), p.label(o)),
+                };
+                (self.level + 1, text)
+            }
             TraceEvent::Choose {
                 level,
                 item,
@@ -128,6 +177,9 @@ impl<'p> Tracer<'p> {
                 (level, text)
             }
         };
+        if !matches!(event, TraceEvent::Unlink { .. } | TraceEvent::Relink { .. }) {
+            self.level = level;
+        }
         // Names and labels come from the input: never raw control characters.
         Some((level, crate::format::escape(&text).to_string()))
     }

@@ -10,7 +10,7 @@
 //! it and its `down` the last node of the option after it. Primary headers are
 //! linked horizontally in `llink`/`rlink`, a circular list through the root.
 
-use super::{next_random, Frame, Structure};
+use super::{next_random, Frame, NodeChange, Structure};
 use crate::problem::{ItemId, ItemKind, OptionId, Problem};
 use crate::unchecked::At;
 
@@ -43,6 +43,17 @@ pub(crate) struct Links {
     pub updates: u64,
     /// Whether any option colors a secondary item (Algorithm C is needed).
     pub colors: bool,
+    /// The link changes made since the last drain, when the search records
+    /// them (a trace with node changes): see [`Change`].
+    pub journal: Vec<Change>,
+}
+
+/// One link change recorded for a trace: node `node` (an option node, or an
+/// item header when the item is covered) left its list or came back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Change {
+    pub node: u32,
+    pub back: bool,
 }
 
 impl Links {
@@ -113,15 +124,13 @@ impl Links {
             first_spacer,
             updates: 0,
             colors: problem.has_colors(),
+            journal: Vec::new(),
         }
     }
 
     /// The option that node `x` belongs to.
-    pub fn option_of(&self, mut x: u32) -> OptionId {
-        while self.nodes.at(x).top > 0 {
-            x += 1;
-        }
-        OptionId((-self.nodes.at(x).top - 1) as u32)
+    pub fn option_of(&self, x: u32) -> OptionId {
+        option_at(&self.nodes, x)
     }
 
     #[inline(always)]
@@ -132,8 +141,9 @@ impl Links {
     /// Removes from other lists every node of the option containing `p`,
     /// except `p` itself (Knuth's `hide`, skipping purified nodes with colors).
     #[inline(always)]
-    fn hide<const C: bool>(&mut self, p: u32) {
+    fn hide<const C: bool, const T: bool>(&mut self, p: u32) {
         let nodes = &mut self.nodes[..];
+        let journal = &mut self.journal;
         let mut q = p + 1;
         let mut updates = 0;
         while q != p {
@@ -147,6 +157,12 @@ impl Links {
                 nodes.at_mut(n.down).up = n.up;
                 nodes.at_mut(n.top as u32).top -= 1;
                 updates += 1;
+                if T {
+                    journal.push(Change {
+                        node: q,
+                        back: false,
+                    });
+                }
             }
             q += 1;
         }
@@ -155,8 +171,9 @@ impl Links {
 
     /// Undoes [`Links::hide`], walking the option the other way.
     #[inline(always)]
-    fn unhide<const C: bool>(&mut self, p: u32) {
+    fn unhide<const C: bool, const T: bool>(&mut self, p: u32) {
         let nodes = &mut self.nodes[..];
+        let journal = &mut self.journal;
         let mut q = p - 1;
         while q != p {
             let n = nodes.at(q);
@@ -168,6 +185,12 @@ impl Links {
                 nodes.at_mut(n.up).down = q;
                 nodes.at_mut(n.down).up = q;
                 nodes.at_mut(n.top as u32).top += 1;
+                if T {
+                    journal.push(Change {
+                        node: q,
+                        back: true,
+                    });
+                }
             }
             q -= 1;
         }
@@ -175,10 +198,16 @@ impl Links {
 
     /// Covers item `i`: hides every option in its list and unlinks it.
     #[inline(always)]
-    pub fn cover<const C: bool>(&mut self, i: u32) {
+    pub fn cover<const C: bool, const T: bool>(&mut self, i: u32) {
+        if T {
+            self.journal.push(Change {
+                node: i,
+                back: false,
+            });
+        }
         let mut p = self.nodes.at(i).down;
         while p != i {
-            self.hide::<C>(p);
+            self.hide::<C, T>(p);
             p = self.nodes.at(p).down;
         }
         if i <= self.n1 {
@@ -190,7 +219,7 @@ impl Links {
 
     /// Undoes [`Links::cover`].
     #[inline(always)]
-    pub fn uncover<const C: bool>(&mut self, i: u32) {
+    pub fn uncover<const C: bool, const T: bool>(&mut self, i: u32) {
         if i <= self.n1 {
             let (l, r) = (self.llink[i as usize], self.rlink[i as usize]);
             self.rlink[l as usize] = i;
@@ -198,8 +227,14 @@ impl Links {
         }
         let mut p = self.nodes.at(i).up;
         while p != i {
-            self.unhide::<C>(p);
+            self.unhide::<C, T>(p);
             p = self.nodes.at(p).up;
+        }
+        if T {
+            self.journal.push(Change {
+                node: i,
+                back: true,
+            });
         }
     }
 
@@ -207,7 +242,7 @@ impl Links {
     /// the others' nodes are marked `-1` (known to agree), except `p` itself,
     /// which keeps its color so that [`Links::unpurify`] can read it.
     #[inline(always)]
-    fn purify(&mut self, p: u32) {
+    fn purify<const T: bool>(&mut self, p: u32) {
         let c = self.nodes.at(p).color;
         let i = self.nodes.at(p).top as u32;
         let mut q = self.nodes.at(i).down;
@@ -217,7 +252,7 @@ impl Links {
                     self.nodes.at_mut(q).color = -1;
                 }
             } else {
-                self.hide::<true>(q);
+                self.hide::<true, T>(q);
             }
             q = self.nodes.at(q).down;
         }
@@ -225,7 +260,7 @@ impl Links {
 
     /// Undoes [`Links::purify`].
     #[inline(always)]
-    fn unpurify(&mut self, p: u32) {
+    fn unpurify<const T: bool>(&mut self, p: u32) {
         let c = self.nodes.at(p).color;
         let i = self.nodes.at(p).top as u32;
         let mut q = self.nodes.at(i).up;
@@ -233,7 +268,7 @@ impl Links {
             if self.nodes.at(q).color < 0 {
                 self.nodes.at_mut(q).color = c;
             } else if q != p {
-                self.unhide::<true>(q);
+                self.unhide::<true, T>(q);
             }
             q = self.nodes.at(q).up;
         }
@@ -242,45 +277,45 @@ impl Links {
     /// Algorithm C's `commit`: covers a primary or uncolored secondary item,
     /// purifies a colored one.
     #[inline(always)]
-    fn commit<const C: bool>(&mut self, p: u32, j: u32) {
+    fn commit<const C: bool, const T: bool>(&mut self, p: u32, j: u32) {
         if !C {
-            self.cover::<false>(j);
+            self.cover::<false, T>(j);
             return;
         }
         let c = self.nodes.at(p).color;
         if c == 0 {
-            self.cover::<true>(j);
+            self.cover::<true, T>(j);
         } else if c > 0 {
-            self.purify(p);
+            self.purify::<T>(p);
         }
     }
 
     /// Undoes [`Links::commit`].
     #[inline(always)]
-    fn uncommit<const C: bool>(&mut self, p: u32, j: u32) {
+    fn uncommit<const C: bool, const T: bool>(&mut self, p: u32, j: u32) {
         if !C {
-            self.uncover::<false>(j);
+            self.uncover::<false, T>(j);
             return;
         }
         let c = self.nodes.at(p).color;
         if c == 0 {
-            self.uncover::<true>(j);
+            self.uncover::<true, T>(j);
         } else if c > 0 {
-            self.unpurify(p);
+            self.unpurify::<T>(p);
         }
     }
 
     /// Commits every item of the option containing `x` except `x`'s own item
     /// (step C5 of Algorithm C).
     #[inline(always)]
-    pub fn commit_others<const C: bool>(&mut self, x: u32) {
+    pub fn commit_others<const C: bool, const T: bool>(&mut self, x: u32) {
         let mut p = x + 1;
         while p != x {
             let j = self.nodes.at(p).top;
             if j <= 0 {
                 p = self.nodes.at(p).up;
             } else {
-                self.commit::<C>(p, j as u32);
+                self.commit::<C, T>(p, j as u32);
                 p += 1;
             }
         }
@@ -288,14 +323,14 @@ impl Links {
 
     /// Undoes [`Links::commit_others`] (step C6), right to left.
     #[inline(always)]
-    pub fn uncommit_others<const C: bool>(&mut self, x: u32) {
+    pub fn uncommit_others<const C: bool, const T: bool>(&mut self, x: u32) {
         let mut p = x - 1;
         while p != x {
             let j = self.nodes.at(p).top;
             if j <= 0 {
                 p = self.nodes.at(p).down;
             } else {
-                self.uncommit::<C>(p, j as u32);
+                self.uncommit::<C, T>(p, j as u32);
                 p -= 1;
             }
         }
@@ -350,15 +385,25 @@ impl Links {
     }
 }
 
+/// The option that node `x` of `nodes` belongs to.
+fn option_at(nodes: &[Node], mut x: u32) -> OptionId {
+    while nodes.at(x).top > 0 {
+        x += 1;
+    }
+    OptionId((-nodes.at(x).top - 1) as u32)
+}
+
 /// [`Links`] seen as a search structure; `C` tells whether colors are in play
-/// (without them, Algorithm C's color tests compile away).
-pub(crate) struct Dlx<'a, const C: bool>(pub &'a mut Links);
+/// (without them, Algorithm C's color tests compile away), `T` whether each
+/// link change is recorded in [`Links::journal`] for a trace (without it,
+/// the recording compiles away).
+pub(crate) struct Dlx<'a, const C: bool, const T: bool = false>(pub &'a mut Links);
 
 /// What a level of the search keeps: the node of the option being tried
 /// (the item's header before the first).
 pub(crate) type Level = u32;
 
-impl<const C: bool> Structure for Dlx<'_, C> {
+impl<const C: bool, const T: bool> Structure for Dlx<'_, C, T> {
     type Level = Level;
 
     fn updates(&self) -> u64 {
@@ -431,31 +476,31 @@ impl<const C: bool> Structure for Dlx<'_, C> {
     }
 
     fn enter(&mut self, frame: &mut Frame<Level>) {
-        self.0.cover::<C>(frame.item);
+        self.0.cover::<C, T>(frame.item);
         frame.state = frame.item;
     }
 
     #[inline(always)]
     fn next_option(&mut self, frame: &mut Frame<Level>) -> Option<u32> {
         if frame.k > 0 {
-            self.0.uncommit_others::<C>(frame.state);
+            self.0.uncommit_others::<C, T>(frame.state);
         }
         let x = self.0.nodes.at(frame.state).down;
         if x == frame.item {
-            self.0.uncover::<C>(frame.item);
+            self.0.uncover::<C, T>(frame.item);
             return None;
         }
         frame.state = x;
         frame.k += 1;
-        self.0.commit_others::<C>(x);
+        self.0.commit_others::<C, T>(x);
         Some(x)
     }
 
     fn leave(&mut self, frame: &mut Frame<Level>) {
         if frame.k > 0 {
-            self.0.uncommit_others::<C>(frame.state);
+            self.0.uncommit_others::<C, T>(frame.state);
         }
-        self.0.uncover::<C>(frame.item);
+        self.0.uncover::<C, T>(frame.item);
         frame.k = frame.d;
     }
 
@@ -478,5 +523,22 @@ impl<const C: bool> Structure for Dlx<'_, C> {
 
     fn debug_check(&self) -> Result<(), String> {
         self.0.check(1..self.0.first_spacer)
+    }
+
+    fn drain_changes(&mut self, out: &mut Vec<NodeChange>) {
+        let links = &mut *self.0;
+        for c in links.journal.drain(..) {
+            let top = links.nodes.at(c.node).top;
+            let (header, option) = if c.node < links.first_spacer {
+                (c.node, None)
+            } else {
+                (top as u32, Some(option_at(&links.nodes, c.node)))
+            };
+            out.push(NodeChange {
+                item: ItemId(links.header_item[header as usize]),
+                option,
+                back: c.back,
+            });
+        }
     }
 }

@@ -143,6 +143,16 @@ pub(crate) fn fraction<T>(frames: &[Frame<T>]) -> f64 {
     (f + 0.5 * scale).clamp(0.0, 1.0)
 }
 
+/// A link change, as a trace reports it: `option`'s node on `item` (or, for
+/// `None`, `item`'s header, when the item is covered) left its list or, with
+/// `back`, came back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct NodeChange {
+    pub item: ItemId,
+    pub option: Option<OptionId>,
+    pub back: bool,
+}
+
 /// What the search loop needs from a representation.
 pub(crate) trait Structure {
     /// The representation's own state for one level of the search.
@@ -199,6 +209,10 @@ pub(crate) trait Structure {
     /// set, and only the search loop sets it.
     #[inline(always)]
     fn set_chain(&mut self, _on: bool) {}
+    /// Moves the link changes recorded since the last call to `out`, in the
+    /// order they were made (only the dancing links record them, and only
+    /// when the search asks).
+    fn drain_changes(&mut self, _out: &mut Vec<NodeChange>) {}
     /// The options committed on their own since the last call: each was the
     /// only option of an item left with one, and counts as a node.
     #[inline(always)]

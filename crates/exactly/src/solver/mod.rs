@@ -99,6 +99,25 @@ pub enum TraceEvent {
         /// Depth.
         level: u32,
     },
+    /// A node left its list: the dancing links changed it in the step
+    /// reported just before (only with [`Solver::trace_nodes`]). The node is
+    /// `option`'s entry for `item`, taken out of `item`'s list when the
+    /// option is hidden; or, for `None`, `item`'s header, when the item is
+    /// covered.
+    Unlink {
+        /// The item whose list the node leaves.
+        item: ItemId,
+        /// The option the node belongs to; `None` for the item's header.
+        option: Option<OptionId>,
+    },
+    /// A node came back into its list (undoing an [`TraceEvent::Unlink`]):
+    /// the dancing links changed it in the step reported just before.
+    Relink {
+        /// The item whose list the node rejoins.
+        item: ItemId,
+        /// The option the node belongs to; `None` for the item's header.
+        option: Option<OptionId>,
+    },
 }
 
 /// What the search does at a node; see [`Solver::branch`].
@@ -249,6 +268,8 @@ pub struct Solver<'p, L = String> {
     stats: Stats,
     progress: Option<ProgressFn<'p>>,
     trace: Option<TraceFn<'p>>,
+    /// Whether trace events include the dancing links' node changes.
+    trace_nodes: bool,
     outcome: Option<Outcome>,
     /// Whether the problem has multiplicities, and then Algorithm M's
     /// search, built on first use, which runs instead of the backend's.
@@ -274,6 +295,7 @@ impl<'p, L> Solver<'p, L> {
             stats: Stats::default(),
             progress: None,
             trace: None,
+            trace_nodes: false,
             outcome: None,
             multi: problem.has_multiplicities(),
             multi_search: None,
@@ -345,6 +367,32 @@ impl<'p, L> Solver<'p, L> {
     /// Calls `f` at every step of the search (choose, try, solution, backtrack).
     pub fn on_trace(mut self, f: impl FnMut(&TraceEvent) + Send + 'p) -> Self {
         self.trace = Some(Box::new(f));
+        self
+    }
+
+    /// Adds to the trace the links that each step changes
+    /// ([`TraceEvent::Unlink`] and [`TraceEvent::Relink`] after the step's
+    /// own event), as the dancing links change them: the search then uses
+    /// [`Engine::Links`] whatever engine was asked for (same tree). Without
+    /// it, the recording is compiled out of the search.
+    ///
+    /// ```
+    /// use exactly::TraceEvent;
+    /// let p = exactly::format::parse_dlx("a b\na b\nb\n")?;
+    /// let mut out = 0;
+    /// exactly::Solver::new(&p)
+    ///     .trace_nodes(true)
+    ///     .on_trace(|e| out += matches!(e, TraceEvent::Unlink { .. }) as u32)
+    ///     .count();
+    /// // Cover a (its header, and option 0's node on b), then b (its header).
+    /// assert_eq!(out, 3);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn trace_nodes(mut self, on: bool) -> Self {
+        self.trace_nodes = on;
+        if on {
+            self = self.engine(Engine::Links);
+        }
         self
     }
 

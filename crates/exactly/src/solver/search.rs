@@ -9,7 +9,7 @@ use crate::budget::{Budget, Outcome, StopReason};
 use crate::multi::{Search, Visit};
 use crate::problem::{OptionId, Problem};
 use crate::repr::links::Dlx;
-use crate::repr::{fraction, next_random, Backend, Frame, Structure};
+use crate::repr::{fraction, next_random, Backend, Frame, NodeChange, Structure};
 
 /// A method `$name` that runs [`Solver::search`] compiled with the
 /// processor `$features` when `crate::unchecked::$has()` finds them, and the
@@ -214,6 +214,19 @@ impl<'p, L> Solver<'p, L> {
         }
     }
 
+    /// Reports the link changes `st` recorded since the last call.
+    fn emit_changes<S: Structure>(&mut self, st: &mut S, buf: &mut Vec<NodeChange>) {
+        st.drain_changes(buf);
+        for c in buf.drain(..) {
+            let (item, option) = (c.item, c.option);
+            self.emit(if c.back {
+                TraceEvent::Relink { item, option }
+            } else {
+                TraceEvent::Unlink { item, option }
+            });
+        }
+    }
+
     pub(super) fn run(
         &mut self,
         mode: Mode,
@@ -235,6 +248,14 @@ impl<'p, L> Solver<'p, L> {
             Backend::Masks(m, f) => self.search_avx2(m, f, mode, visit),
             Backend::Masks32(m, f) => self.search_avx2(m, f, mode, visit),
             Backend::Masks16(m, f) => self.search_avx2(m, f, mode, visit),
+            Backend::Links(l, f) if self.trace_nodes && self.trace.is_some() => {
+                l.journal.clear();
+                if l.colors {
+                    self.search(&mut Dlx::<true, true>(l), f, mode, visit)
+                } else {
+                    self.search(&mut Dlx::<false, true>(l), f, mode, visit)
+                }
+            }
             Backend::Links(l, f) if l.colors => self.search(&mut Dlx::<true>(l), f, mode, visit),
             Backend::Links(l, f) => self.search(&mut Dlx::<false>(l), f, mode, visit),
             Backend::Empty | Backend::Unbuilt(_) => Outcome::Complete,
@@ -331,6 +352,7 @@ impl<'p, L> Solver<'p, L> {
         };
         st.set_updates(self.stats.updates);
         let mut buf = Vec::new();
+        let mut changes = Vec::new();
         let outcome = loop {
             match step {
                 // C2: enter a level.
@@ -419,6 +441,9 @@ impl<'p, L> Solver<'p, L> {
                     let frame = &mut frames[l];
                     *frame = Frame::new(i, d);
                     st.enter(frame);
+                    if tracing {
+                        self.emit_changes(st, &mut changes);
+                    }
                     step = Step::Try;
                 }
                 // C5 (with C6 for the option before): try the next option.
@@ -429,6 +454,7 @@ impl<'p, L> Solver<'p, L> {
                             // C7: all options tried; the item is uncovered.
                             if tracing {
                                 self.emit(TraceEvent::Backtrack { level: l as u32 });
+                                self.emit_changes(st, &mut changes);
                             }
                             step = Step::Backup;
                         }
@@ -444,6 +470,7 @@ impl<'p, L> Solver<'p, L> {
                                     k,
                                     d,
                                 });
+                                self.emit_changes(st, &mut changes);
                             }
                             self.level += 1;
                             step = Step::Enter;
