@@ -66,7 +66,7 @@ fn answers_come_before_the_input_ends() {
             .chunks(9)
             .map(|row| format!("{}\n", std::str::from_utf8(row).unwrap()))
             .collect();
-        write!(stdin, "{grid}\n").unwrap();
+        writeln!(stdin, "{grid}").unwrap();
         stdin.flush().unwrap();
         assert_eq!(next(), "");
         let rows: Vec<String> = (0..9).map(|_| next()).collect();
