@@ -5,7 +5,6 @@
 mod common;
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::Stdio;
 use std::sync::mpsc;
 use std::time::Duration;
 
@@ -24,13 +23,7 @@ fn answers_come_before_the_input_ends() {
         &["sudoku", "--threads", "1"][..],
         &["sudoku", "--threads", "3"],
     ] {
-        let mut child = common::exactly()
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("the exactly binary starts");
+        let mut child = common::spawn(args);
         let mut stdin = child.stdin.take().expect("stdin is piped");
         let stdout = child.stdout.take().expect("stdout is piped");
         let (send, lines) = mpsc::channel();

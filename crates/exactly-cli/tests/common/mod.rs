@@ -4,7 +4,7 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
 
 /// The workspace root.
 pub fn root() -> PathBuf {
@@ -18,16 +18,22 @@ pub fn exactly() -> Command {
     cmd
 }
 
-/// Runs `exactly` with `args` and `stdin`; returns the status code, stdout
-/// and stderr.
-pub fn run(args: &[&str], stdin: &[u8]) -> (Option<i32>, String, String) {
-    let mut child = exactly()
+/// Starts `exactly` with `args`, its standard input, output and error
+/// piped.
+pub fn spawn(args: &[&str]) -> Child {
+    exactly()
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("the exactly binary starts");
+        .expect("the exactly binary starts")
+}
+
+/// Runs `exactly` with `args` and `stdin`; returns the status code, stdout
+/// and stderr.
+pub fn run(args: &[&str], stdin: &[u8]) -> (Option<i32>, String, String) {
+    let mut child = spawn(args);
     let mut input = child.stdin.take().expect("stdin is piped");
     let stdin = stdin.to_vec();
     // Feed stdin from another thread so a full stdout pipe cannot deadlock us.
