@@ -363,6 +363,10 @@ fn options_a_mode_would_ignore_are_refused() {
         &["--limit", "5"][..],
         &["--max-nodes", "100"],
         &["--trace"],
+        &["--trace-levels", "1..2"],
+        &["--trace-nodes"],
+        &["--profile"],
+        &["--report-every", "1"],
         &["--seed", "3"],
     ] {
         let mut args = vec!["count", "--plan", &plan, "--shard", "0/2"];

@@ -43,7 +43,7 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
     }
     if args.checkpoint.is_some() {
         anyhow::bail!(
-            "--checkpoint needs a split search: leave out --limit, --max-nodes and --trace"
+            "--checkpoint needs a split search: leave out --limit, --max-nodes, --trace, --trace-levels, --trace-nodes, --profile and --report-every"
         );
     }
     let bar = search::progress_bar();

@@ -446,6 +446,10 @@ fn refuse_with_plan(search: &SearchArgs) -> anyhow::Result<()> {
         (search.limit.is_some(), "--limit"),
         (search.max_nodes.is_some(), "--max-nodes"),
         (search.trace, "--trace"),
+        (search.trace_levels.is_some(), "--trace-levels"),
+        (search.trace_nodes, "--trace-nodes"),
+        (search.profile, "--profile"),
+        (search.report_every.is_some(), "--report-every"),
         (search.seed.is_some(), "--seed"),
     ];
     if let Some((_, option)) = ignored.iter().find(|(on, _)| *on) {
