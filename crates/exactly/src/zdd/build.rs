@@ -353,16 +353,16 @@ struct Level {
 
 /// Signatures end to end in one array (all of the same length), found
 /// through a table of entry numbers; each entry's diagram in `zdd`.
-struct Memo {
+pub(super) struct Memo {
     words: usize,
     keys: Vec<u64>,
     hashes: Vec<u64>,
-    zdd: Vec<u32>,
+    pub(super) zdd: Vec<u32>,
     table: HashTable<u32>,
 }
 
 impl Memo {
-    fn new(words: usize) -> Memo {
+    pub(super) fn new(words: usize) -> Memo {
         Memo {
             words,
             keys: Vec::new(),
@@ -372,7 +372,7 @@ impl Memo {
         }
     }
 
-    fn len(&self) -> usize {
+    pub(super) fn len(&self) -> usize {
         self.zdd.len()
     }
 
@@ -387,7 +387,7 @@ impl Memo {
 
     /// The entry of `sig`: `Ok(diagram)` when it was met before, else
     /// `Err(entry)` for a new entry whose diagram is set later.
-    fn find_or_insert(&mut self, sig: &[u64]) -> Result<u32, u32> {
+    pub(super) fn find_or_insert(&mut self, sig: &[u64]) -> Result<u32, u32> {
         let h = Memo::hash(sig);
         let w = self.words;
         let keys = &self.keys;
