@@ -32,6 +32,12 @@
 //! color `c`. Two states with the same signature have the same active
 //! options, hence the same completions.
 //!
+//! With multiplicities (primary items with bounds `u:v`), a chosen option
+//! leaves the other options of its items usable, and the search branches on
+//! one option at a time instead; its memo key is the set of active options
+//! with what each primary item still needs and allows (see `multi.rs`).
+//! Counting, sampling, optimising and listing work on that diagram alike.
+//!
 //! ## Examples
 //!
 //! ```
