@@ -15,12 +15,9 @@ use crate::problem::{ItemKind, OptionId, Problem};
 /// `-(k + 1)` for option `k`; a spacer's `up` is the first node of the option
 /// before it and its `down` the last node of the option after it.
 pub(super) struct Dance {
-    up: Vec<u32>,
-    down: Vec<u32>,
-    /// Header index for option nodes, `-(k + 1)` for spacers.
-    itm: Vec<i32>,
-    /// Color of an option node (`0` none, `-1` already agreeing).
-    color: Vec<i32>,
+    /// Every node's links, item and color together, as in Knuth's programs
+    /// (one cache line touched per node a hide or unhide visits).
+    nd: Vec<Node>,
     /// Per header: active options (`-1` marks a purified item left empty).
     len: Vec<i32>,
     /// Per header: the color it was purified to, or 0.
@@ -107,11 +104,16 @@ impl Dance {
         let sec_bits = 64 - (codes - 1).leading_zeros().min(63);
         let bits = u64::from(n1) + u64::from(n - n1) * u64::from(sec_bits);
         let sig_words = bits.div_ceil(64).max(1) as usize;
+        let nd = (0..total)
+            .map(|x| Node {
+                up: up[x],
+                down: down[x],
+                itm: itm[x],
+                color: color[x],
+            })
+            .collect();
         Dance {
-            up,
-            down,
-            itm,
-            color,
+            nd,
             len,
             purified: vec![0; n as usize + 2],
             prev,
@@ -139,15 +141,15 @@ impl Dance {
     fn hide(&mut self, rr: u32, updates: &mut u64) {
         let mut nn = rr + 1;
         while nn != rr {
-            let cc = self.itm[nn as usize];
+            let cc = self.nd[nn as usize].itm;
             if cc <= 0 {
-                nn = self.up[nn as usize];
+                nn = self.nd[nn as usize].up;
                 continue;
             }
-            if self.color[nn as usize] >= 0 {
-                let (u, d) = (self.up[nn as usize], self.down[nn as usize]);
-                self.down[u as usize] = d;
-                self.up[d as usize] = u;
+            if self.nd[nn as usize].color >= 0 {
+                let (u, d) = (self.nd[nn as usize].up, self.nd[nn as usize].down);
+                self.nd[u as usize].down = d;
+                self.nd[d as usize].up = u;
             }
             *updates += 1;
             let cc = cc as u32;
@@ -162,15 +164,15 @@ impl Dance {
     fn unhide(&mut self, rr: u32) {
         let mut nn = rr - 1;
         while nn != rr {
-            let cc = self.itm[nn as usize];
+            let cc = self.nd[nn as usize].itm;
             if cc <= 0 {
-                nn = self.down[nn as usize];
+                nn = self.nd[nn as usize].down;
                 continue;
             }
-            if self.color[nn as usize] >= 0 {
-                let (u, d) = (self.up[nn as usize], self.down[nn as usize]);
-                self.down[u as usize] = nn;
-                self.up[d as usize] = nn;
+            if self.nd[nn as usize].color >= 0 {
+                let (u, d) = (self.nd[nn as usize].up, self.nd[nn as usize].down);
+                self.nd[u as usize].down = nn;
+                self.nd[d as usize].up = nn;
             }
             let cc = cc as u32;
             self.len[cc as usize] += 1;
@@ -184,36 +186,36 @@ impl Dance {
     fn cover(&mut self, c: u32, updates: &mut u64) {
         self.unlink_item(c);
         *updates += 1;
-        let mut rr = self.down[c as usize];
+        let mut rr = self.nd[c as usize].down;
         while rr != c {
             self.hide(rr, updates);
-            rr = self.down[rr as usize];
+            rr = self.nd[rr as usize].down;
         }
     }
 
     fn uncover(&mut self, c: u32) {
-        let mut rr = self.up[c as usize];
+        let mut rr = self.nd[c as usize].up;
         while rr != c {
             self.unhide(rr);
-            rr = self.up[rr as usize];
+            rr = self.nd[rr as usize].up;
         }
         self.relink_item(c);
     }
 
     fn purify(&mut self, p: u32, updates: &mut u64) {
-        let cc = self.itm[p as usize] as u32;
-        let x = self.color[p as usize];
+        let cc = self.nd[p as usize].itm as u32;
+        let x = self.nd[p as usize].color;
         self.purified[cc as usize] = x;
         let mut tt = self.len[cc as usize];
-        let mut rr = self.down[cc as usize];
+        let mut rr = self.nd[cc as usize].down;
         while rr != cc {
-            if self.color[rr as usize] != x {
+            if self.nd[rr as usize].color != x {
                 tt -= 1;
                 self.hide(rr, updates);
             } else {
-                self.color[rr as usize] = -1;
+                self.nd[rr as usize].color = -1;
             }
-            rr = self.down[rr as usize];
+            rr = self.nd[rr as usize].down;
         }
         if tt > 0 {
             self.len[cc as usize] = tt;
@@ -224,23 +226,23 @@ impl Dance {
     }
 
     fn unpurify(&mut self, p: u32) {
-        let cc = self.itm[p as usize] as u32;
-        let x = self.color[p as usize];
+        let cc = self.nd[p as usize].itm as u32;
+        let x = self.nd[p as usize].color;
         self.purified[cc as usize] = 0;
         let mut tt = self.len[cc as usize];
         if tt < 0 {
             tt = 0;
             self.relink_item(cc);
         }
-        let mut rr = self.up[cc as usize];
+        let mut rr = self.nd[cc as usize].up;
         while rr != cc {
-            if self.color[rr as usize] < 0 {
-                self.color[rr as usize] = x;
+            if self.nd[rr as usize].color < 0 {
+                self.nd[rr as usize].color = x;
             } else {
                 tt += 1;
                 self.unhide(rr);
             }
-            rr = self.up[rr as usize];
+            rr = self.nd[rr as usize].up;
         }
         self.len[cc as usize] = tt;
     }
@@ -249,14 +251,14 @@ impl Dance {
     fn commit_others(&mut self, x: u32, updates: &mut u64) {
         let mut pp = x + 1;
         while pp != x {
-            let cc = self.itm[pp as usize];
+            let cc = self.nd[pp as usize].itm;
             if cc <= 0 {
-                pp = self.up[pp as usize];
+                pp = self.nd[pp as usize].up;
                 continue;
             }
             let cc = cc as u32;
             if cc <= self.n1 || self.len[cc as usize] != 0 {
-                match self.color[pp as usize] {
+                match self.nd[pp as usize].color {
                     0 => self.cover(cc, updates),
                     c if c > 0 => self.purify(pp, updates),
                     _ => {}
@@ -269,14 +271,14 @@ impl Dance {
     fn uncommit_others(&mut self, x: u32) {
         let mut pp = x - 1;
         while pp != x {
-            let cc = self.itm[pp as usize];
+            let cc = self.nd[pp as usize].itm;
             if cc <= 0 {
-                pp = self.down[pp as usize];
+                pp = self.nd[pp as usize].down;
                 continue;
             }
             let cc = cc as u32;
             if cc <= self.n1 || self.len[cc as usize] != 0 {
-                match self.color[pp as usize] {
+                match self.nd[pp as usize].color {
                     0 => self.uncover(cc),
                     c if c > 0 => self.unpurify(pp),
                     _ => {}
@@ -288,10 +290,10 @@ impl Dance {
 
     /// The option of node `x`, from the spacer at its left.
     fn option_of(&self, mut x: u32) -> OptionId {
-        while self.itm[x as usize] > 0 {
+        while self.nd[x as usize].itm > 0 {
             x -= 1;
         }
-        OptionId::new((-self.itm[x as usize] - 1) as usize)
+        OptionId::new((-self.nd[x as usize].itm - 1) as usize)
     }
 
     /// The primary item with the fewest active options (the first in item
@@ -343,6 +345,17 @@ impl Dance {
     }
 }
 
+/// One node of the dancing links.
+#[derive(Clone, Copy, Default)]
+struct Node {
+    up: u32,
+    down: u32,
+    /// Header index for option nodes, `-(k + 1)` for spacers.
+    itm: i32,
+    /// Color of an option node (`0` none, `-1` already agreeing).
+    color: i32,
+}
+
 struct Level {
     best: u32,
     cur: u32,
@@ -353,16 +366,16 @@ struct Level {
 
 /// Signatures end to end in one array (all of the same length), found
 /// through a table of entry numbers; each entry's diagram in `zdd`.
-struct Memo {
+pub(super) struct Memo {
     words: usize,
     keys: Vec<u64>,
     hashes: Vec<u64>,
-    zdd: Vec<u32>,
+    pub(super) zdd: Vec<u32>,
     table: HashTable<u32>,
 }
 
 impl Memo {
-    fn new(words: usize) -> Memo {
+    pub(super) fn new(words: usize) -> Memo {
         Memo {
             words,
             keys: Vec::new(),
@@ -372,7 +385,7 @@ impl Memo {
         }
     }
 
-    fn len(&self) -> usize {
+    pub(super) fn len(&self) -> usize {
         self.zdd.len()
     }
 
@@ -387,7 +400,7 @@ impl Memo {
 
     /// The entry of `sig`: `Ok(diagram)` when it was met before, else
     /// `Err(entry)` for a new entry whose diagram is set later.
-    fn find_or_insert(&mut self, sig: &[u64]) -> Result<u32, u32> {
+    pub(super) fn find_or_insert(&mut self, sig: &[u64]) -> Result<u32, u32> {
         let h = Memo::hash(sig);
         let w = self.words;
         let keys = &self.keys;
@@ -515,7 +528,7 @@ impl<'d> Run<'d> {
                             znode = BOTTOM;
                             best = self.dance.choose();
                             self.dance.cover(best, &mut self.updates);
-                            cur = self.dance.down[best as usize];
+                            cur = self.dance.nd[best as usize].down;
                             levels.push(Level {
                                 best,
                                 cur,
@@ -565,7 +578,7 @@ impl<'d> Run<'d> {
                     if zsol != BOTTOM {
                         znode = self.make(self.dance.option_of(cur), znode, zsol)?;
                     }
-                    cur = self.dance.down[cur as usize];
+                    cur = self.dance.nd[cur as usize].down;
                     Step::Advance
                 }
             };

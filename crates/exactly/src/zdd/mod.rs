@@ -32,6 +32,12 @@
 //! color `c`. Two states with the same signature have the same active
 //! options, hence the same completions.
 //!
+//! With multiplicities (primary items with bounds `u:v`), a chosen option
+//! leaves the other options of its items usable, and the search branches on
+//! one option at a time instead; its memo key is the set of active options
+//! with what each primary item still needs and allows (see `multi.rs`).
+//! Counting, sampling, optimising and listing work on that diagram alike.
+//!
 //! ## Examples
 //!
 //! ```
@@ -58,9 +64,10 @@ use std::sync::OnceLock;
 use num_bigint::BigUint;
 
 use crate::budget::{Limits, StopReason};
-use crate::problem::{ItemKind, OptionId, Problem};
+use crate::problem::{OptionId, Problem};
 
 mod build;
+mod multi;
 use build::{Dance, Run};
 
 /// ⊥: the empty family.
@@ -119,9 +126,6 @@ pub enum ZddError {
     /// The diagram outgrew `u32` node references.
     #[error("more than {} diagram nodes", u32::MAX - 2)]
     TooManyNodes,
-    /// Primary items with multiplicities other than 1 are not handled.
-    #[error("primary item '{0}' has a multiplicity other than 1; diagrams are built for exact covers with colors only")]
-    Multiplicities(String),
 }
 
 /// Builds the [`Zdd`] of every solution of a problem.
@@ -159,10 +163,17 @@ impl<'a, L> ZddBuilder<'a, L> {
     /// runs out of budget never returns a partial diagram.
     pub fn build(self) -> Result<Zdd, ZddError> {
         let p = self.problem;
-        for item in p.item_ids() {
-            if p.item_kind(item) == ItemKind::Primary && p.item_bounds(item) != (1, 1) {
-                return Err(ZddError::Multiplicities(p.item_name(item).to_string()));
-            }
+        if p.has_multiplicities() {
+            let shape = multi::Shape::new(p);
+            let mut run = multi::MultiRun::new(&shape, &self.limits, self.max_bytes);
+            let root = run.search()?;
+            return Ok(Zdd {
+                nodes: std::mem::take(&mut run.zdd),
+                root,
+                num_options: p.num_options(),
+                stats: run.stats,
+                counts: OnceLock::new(),
+            });
         }
         let mut dance = Dance::new(p);
         let mut run = Run::new(&mut dance, &self.limits, self.max_bytes);
