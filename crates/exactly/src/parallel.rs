@@ -10,7 +10,7 @@
 
 mod pool;
 
-pub use pool::{watched, Control, Failed, Item, Pool, Run, NODE_SLACK};
+pub use pool::{read_ahead, watched, Control, Failed, Item, Pool, Run, NODE_SLACK};
 
 use crate::problem::{OptionId, Problem};
 use crate::solver::{next_random, Count, Engine, Limits, Outcome, Solver, StopReason};

@@ -32,10 +32,15 @@
 //!
 //! With one thread the items run on the calling thread and no thread is
 //! started.
+//!
+//! The module also holds the crate's two other threads: [`watched`] (a
+//! search on a thread of its own while the caller stays responsive) and
+//! [`read_ahead`] (input read while the caller works); nothing else in the
+//! workspace starts a thread.
 
 use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{mpsc, Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use crate::budget::SharedNodes;
@@ -475,6 +480,32 @@ pub fn watched<T: Send>(
             .join()
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
     })
+}
+
+/// Runs `produce` on a thread of its own, which sends its values to the
+/// receiver returned, at most `bound` of them ahead of the caller (a send
+/// waits while the channel is full): for input read as it comes while the
+/// caller works on what came before (sudoku batches read from a pipe). The
+/// thread ends when `produce` returns; a send fails once the receiver is
+/// dropped, and `produce` should then return.
+///
+/// ```
+/// let lines = exactly::parallel::read_ahead(2, |send| {
+///     for k in 0..5 {
+///         if send.send(k * k).is_err() {
+///             return;
+///         }
+///     }
+/// });
+/// assert_eq!(lines.iter().collect::<Vec<_>>(), [0, 1, 4, 9, 16]);
+/// ```
+pub fn read_ahead<T: Send + 'static>(
+    bound: usize,
+    produce: impl FnOnce(&mpsc::SyncSender<T>) + Send + 'static,
+) -> mpsc::Receiver<T> {
+    let (send, receive) = mpsc::sync_channel(bound);
+    std::thread::spawn(move || produce(&send));
+    receive
 }
 
 #[cfg(test)]
