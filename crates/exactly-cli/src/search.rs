@@ -191,13 +191,35 @@ pub fn finish(
     args: &SearchArgs,
     expected: &[StopReason],
 ) -> bool {
-    let engine = match stats.engine {
+    finish_named(
+        bar,
+        outcome,
+        stats,
+        args,
+        expected,
+        representation(stats.engine),
+    )
+}
+
+/// The search named in the statistics of `Solver` on `problem`:
+/// `multiplicities` when it routed the problem to Algorithm M, else the
+/// representation that searched.
+pub fn engine_name(problem: &Problem<String>, stats: &Stats) -> &'static str {
+    if problem.has_multiplicities() {
+        "multiplicities"
+    } else {
+        representation(stats.engine)
+    }
+}
+
+/// The name of a representation in the statistics.
+fn representation(engine: Engine) -> &'static str {
+    match engine {
         Engine::Bits => "bits",
         Engine::Cells => "cells",
         Engine::Masks => "masks",
         _ => "links",
-    };
-    finish_named(bar, outcome, stats, args, expected, engine)
+    }
 }
 
 /// [`finish`] with the engine named in the statistics: the searches of

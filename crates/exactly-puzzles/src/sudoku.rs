@@ -164,8 +164,8 @@ pub enum SudokuError {
     WrongSolution,
     /// A subproblem of a split search that could not be replayed; a bug in
     /// the solver.
-    #[error("internal error: a subproblem of the split search could not be replayed")]
-    SplitFailed,
+    #[error("internal error: {0}")]
+    BadPrefix(#[from] exactly::parallel::BadPrefix),
     /// The problem model rejected the encoding.
     #[error(transparent)]
     Build(#[from] BuildError),

@@ -10,7 +10,7 @@
 //! the clock costs more than a node of most searches.
 
 use crate::time::Instant;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -34,6 +34,26 @@ pub struct Limits {
     pub solutions: Option<u128>,
     /// Stop as soon as this flag becomes true (set it from any thread).
     pub cancel: Option<Arc<AtomicBool>>,
+    /// A node budget shared with the other searches of a
+    /// [`Pool`](crate::parallel::Pool), set by
+    /// [`Control::limits`](crate::parallel::Control::limits).
+    pub(crate) shared: Option<SharedNodes>,
+}
+
+/// A node budget that several searches draw on together: each search adds
+/// the nodes it has entered to `total` whenever it polls (every
+/// [`CHECK_INTERVAL`] nodes) and stops once `total` reaches `budget`. The
+/// nodes a search has added so far are also counted in `item`, so that
+/// the pool, which adds each finished item's nodes, adds only the rest.
+#[derive(Clone, Debug)]
+pub(crate) struct SharedNodes {
+    /// Nodes of all the searches: finished items, and what the running
+    /// ones have added.
+    pub total: Arc<AtomicU64>,
+    /// Nodes the searches of this item have added to `total`.
+    pub item: Arc<AtomicU64>,
+    /// The budget of all the searches together.
+    pub budget: u64,
 }
 
 impl Limits {
@@ -120,6 +140,10 @@ pub(crate) struct Budget {
     pub nodes: u64,
     time: Option<Duration>,
     cancel: Option<Arc<AtomicBool>>,
+    /// The node budget shared with other searches, if any.
+    shared: Option<SharedNodes>,
+    /// Nodes of this search already added to the shared budget.
+    reported: u64,
     /// How often a progress report is due, if one is wanted.
     progress: Option<Duration>,
     last_progress: Duration,
@@ -140,6 +164,8 @@ impl Budget {
             nodes: limits.nodes.unwrap_or(u64::MAX),
             time: limits.time,
             cancel: limits.cancel.clone(),
+            shared: limits.shared.clone(),
+            reported: 0,
             progress: None,
             last_progress: Duration::ZERO,
             started: None,
@@ -151,6 +177,8 @@ impl Budget {
         self.nodes = limits.nodes.unwrap_or(u64::MAX);
         self.time = limits.time;
         self.cancel = limits.cancel.clone();
+        self.shared = limits.shared.clone();
+        self.reported = 0;
     }
 
     /// Asks [`Budget::poll`] for a progress report every `interval`.
@@ -166,6 +194,7 @@ impl Budget {
 
     /// Sets the clock and the progress reports back to zero, not started.
     pub fn restart(&mut self) {
+        self.reported = 0;
         self.started = None;
         self.last_progress = Duration::ZERO;
     }
@@ -187,12 +216,25 @@ impl Budget {
         nodes % CHECK_INTERVAL == 0
     }
 
-    /// Reads the cancel flag, then the clock: why to stop, if the search
+    /// Adds the search's `nodes` so far to the shared node budget, then
+    /// reads the cancel flag, then the clock: why to stop, if the search
     /// must; else `Some(elapsed)` when a progress report is due (and counts
     /// it as made).
     #[cold]
     #[inline(never)]
-    pub fn poll(&mut self) -> Result<Option<Duration>, StopReason> {
+    pub fn poll(&mut self, nodes: u64) -> Result<Option<Duration>, StopReason> {
+        if let Some(shared) = &self.shared {
+            let new = nodes.saturating_sub(self.reported);
+            self.reported = self.reported.max(nodes);
+            shared.item.fetch_add(new, Ordering::Relaxed);
+            let total = shared
+                .total
+                .fetch_add(new, Ordering::Relaxed)
+                .saturating_add(new);
+            if total >= shared.budget {
+                return Err(StopReason::NodeLimit);
+            }
+        }
         if let Some(flag) = &self.cancel {
             if flag.load(Ordering::Relaxed) {
                 return Err(StopReason::Cancelled);

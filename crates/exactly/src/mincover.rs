@@ -395,7 +395,7 @@ impl<'p, L> MinCover<'p, L> {
                     return Err(StopReason::NodeLimit);
                 }
                 if Budget::is_due(self.stats.nodes) {
-                    if let Err(reason) = self.budget.poll() {
+                    if let Err(reason) = self.budget.poll(self.stats.nodes) {
                         self.unwind(links, &stack);
                         return Err(reason);
                     }

@@ -486,7 +486,7 @@ impl<'p, L> Search<'p, L> {
             return Some(StopReason::NodeLimit);
         }
         if Budget::is_due(self.stats.nodes) {
-            return self.budget.poll().err();
+            return self.budget.poll(self.stats.nodes).err();
         }
         None
     }

@@ -10,7 +10,7 @@
 
 mod pool;
 
-pub use pool::{watched, Control, Failed, Item, Pool, Run};
+pub use pool::{read_ahead, watched, Control, Failed, Item, Pool, Run, NODE_SLACK};
 
 use crate::problem::{OptionId, Problem};
 use crate::solver::{next_random, Count, Engine, Limits, Outcome, Solver, StopReason};
@@ -529,10 +529,7 @@ pub fn count_split<L: Sync>(
             },
             |i, &(solutions, stats)| on_done(i, solutions, stats.nodes),
         )
-        .map_err(|failed| BadPrefix {
-            index: failed.index,
-            error: failed.error,
-        })?;
+        .map_err(BadPrefix::from)?;
     let mut counted = ParallelCount {
         solutions: split.solutions,
         nodes: split.nodes,
@@ -571,14 +568,51 @@ fn budgeted<'s, 'p, L>(
     solver
 }
 
-/// A subproblem whose prefix does not replay on the problem.
+/// A subproblem whose prefix does not replay on the problem: the one error
+/// for a failed replay wherever subproblems are run ([`count_split`], a
+/// [`Pool`] of [`Solver::restrict`] calls, plans, checkpoints, MPI ranks,
+/// the split of one sudoku). [`PrefixError`] says why.
+///
+/// ```
+/// use exactly::parallel::BadPrefix;
+/// use exactly::{OptionId, PrefixError, Solver};
+/// let p = exactly::format::parse_dlx("a b\na b\na\nb\n")?;
+/// let err = BadPrefix::replay(&mut Solver::new(&p), 4, &[OptionId::new(3)]).unwrap_err();
+/// assert_eq!(err.error, PrefixError::NotAvailable { level: 0, option: OptionId::new(3) });
+/// assert_eq!(err.to_string(), "subproblem 4 does not replay: option #3 is not a choice at level 0");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("subproblem {index}: {error}")]
+#[error("subproblem {index} does not replay: {error}")]
 pub struct BadPrefix {
     /// Its index in the split.
     pub index: usize,
     /// Why it does not replay.
     pub error: PrefixError,
+}
+
+impl BadPrefix {
+    /// [`Solver::restrict`] to subproblem `index`, whose prefix is
+    /// `prefix`, naming the subproblem when it fails.
+    pub fn replay<L>(
+        solver: &mut Solver<'_, L>,
+        index: usize,
+        prefix: &[OptionId],
+    ) -> Result<(), BadPrefix> {
+        solver
+            .restrict(prefix)
+            .map_err(|error| BadPrefix { index, error })
+    }
+}
+
+impl From<Failed<PrefixError>> for BadPrefix {
+    /// A [`Pool`] item that failed to replay: the item is the subproblem.
+    fn from(failed: Failed<PrefixError>) -> BadPrefix {
+        BadPrefix {
+            index: failed.index,
+            error: failed.error,
+        }
+    }
 }
 
 /// Counts all solutions on `threads` threads (at most [`MAX_THREADS`]):

@@ -228,6 +228,36 @@ proptest! {
     }
 
     #[test]
+    fn every_entry_point_routes_or_refuses_multiplicities(m in multi_problem(), threads in 1usize..=3) {
+        // The other ways into the exact-cover search: a split (all the
+        // solutions above the cut, no subproblems), the parallel count, and
+        // those that would need prefixes, branches or probes, which refuse.
+        let problem = m.to_problem();
+        let expected: BTreeSet<Vec<usize>> = m.all_solutions().into_iter().map(|(s, _)| s).collect();
+        let (split, above) = exactly::parallel::split_with_solutions(&problem, Engine::Auto, 4, 8);
+        let counted = exactly::parallel::count_split(
+            &problem, Engine::Auto, &split, threads, &Limits::default(), &[], &|_, _, _| {},
+        ).expect("the split's own prefixes replay");
+        prop_assert!(counted.outcome.is_complete());
+        prop_assert_eq!(counted.solutions, expected.len() as u128);
+        let parallel = exactly::parallel::count(&problem, threads);
+        prop_assert!(parallel.outcome.is_complete());
+        prop_assert_eq!(parallel.solutions, expected.len() as u128);
+        if !problem.has_multiplicities() {
+            return Ok(());
+        }
+        prop_assert!(split.subproblems.is_empty());
+        let above: BTreeSet<Vec<usize>> = above.iter().map(|s| label_set(&problem, s)).collect();
+        prop_assert_eq!(above, expected);
+        let mut rng = 1;
+        prop_assert_eq!(Solver::new(&problem).branch(), Err(PrefixError::Multiplicities));
+        prop_assert_eq!(Solver::new(&problem).probe(&mut rng), Err(PrefixError::Multiplicities));
+        prop_assert_eq!(Solver::new(&problem).assume(&[]), Err(PrefixError::Multiplicities));
+        let estimate = exactly::parallel::estimate(&problem, &[], 4, 1);
+        prop_assert_eq!(estimate.err(), Some(PrefixError::Multiplicities));
+    }
+
+    #[test]
     fn exact_bounds_agree_with_solver(m in multi_problem()) {
         // All bounds 1:1: the plain exact-cover engine is the reference.
         let mut m = m;

@@ -15,8 +15,14 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
     if args.zdd {
         return super::zdd::count(args, &input);
     }
-    if input.problem.has_multiplicities() {
-        return super::cover::count(args, &input);
+    // `Solver` searches a problem with multiplicities by Algorithm M, on
+    // one thread from the root: what that search would ignore is refused.
+    let multi = input.problem.has_multiplicities();
+    if multi {
+        search::check_multi_args(&args.search)?;
+        if args.plan.is_some() || args.checkpoint.is_some() || args.mpi {
+            anyhow::bail!("--plan, --checkpoint and --mpi apply to exact covers only, not to problems with multiplicities");
+        }
     }
     if args.mpi {
         if search::traced(&args.search) || args.search.report_every.is_some() {
@@ -31,10 +37,13 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
             "--mpi needs exactly built with the `mpi` feature (cargo build --features mpi)"
         );
     }
-    let threads = super::scale::threads(
-        args.threads
-            .map(|n| usize::try_from(n).unwrap_or(usize::MAX)),
-    );
+    let threads = match multi {
+        true => 1,
+        false => super::scale::threads(
+            args.threads
+                .map(|n| usize::try_from(n).unwrap_or(usize::MAX)),
+        ),
+    };
     if let (Some(plan), Some(shard)) = (&args.plan, args.shard) {
         return super::scale::count_shard(args, &input.problem, plan, shard, threads);
     }
@@ -49,7 +58,14 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
     let bar = search::progress_bar();
     let mut solver = search::solver(&input.problem, &args.search, &bar);
     let count = solver.count();
-    let stopped = search::finish(&bar, count.outcome, solver.stats(), &args.search, &[]);
+    let stopped = search::finish_named(
+        &bar,
+        count.outcome,
+        solver.stats(),
+        &args.search,
+        &[],
+        search::engine_name(&input.problem, solver.stats()),
+    );
     output::print_count(args.format, &count.solutions, count.outcome.is_complete())?;
     Ok(Status::of_search(stopped, count.solutions))
 }

@@ -1,47 +1,19 @@
-//! Searches beyond exact cover: `solve` and `count` on problems with
-//! multiplicities, `solve --min-cost` and `--best K`, and `exactly cover --min`.
+//! Searches beyond exact cover: `solve --min-cost` and `--best K`, and
+//! `exactly cover --min`. (`solve` and `count` on problems with
+//! multiplicities go through `Solver`, which routes them to Algorithm M.)
 
 use std::io::{self, BufWriter, Write};
 
 use anyhow::Context;
 use exactly::mincover::MinCover;
-use exactly::multi::{CostSolver, CostedSolution, MultiSolver};
-use exactly::StopReason;
+use exactly::multi::{CostSolver, CostedSolution};
 use serde::Serialize;
 
-use crate::cli::{CountArgs, CoverArgs, SolveArgs};
+use crate::cli::{CoverArgs, SolveArgs};
 use crate::input::Input;
-use crate::output::{self, OutputFormat};
+use crate::output::OutputFormat;
 use crate::report::Status;
 use crate::search;
-
-/// `solve` on a problem with multiplicities, or with `--min-cost`/`--best`.
-pub fn solve(args: &SolveArgs, input: &Input) -> anyhow::Result<Status> {
-    search::check_multi_args(&args.search)?;
-    if args.mpi {
-        anyhow::bail!(
-            "--mpi applies to exact covers only, not to --min-cost, --best or multiplicities"
-        );
-    }
-    if args.min_cost || args.best.is_some() {
-        return solve_costs(args, input);
-    }
-    let bar = search::progress_bar();
-    let mut solver = MultiSolver::new(&input.problem).limits(search::limits(&args.search));
-    let outcome = output::print_search(input, args.format, args.every.every, &bar, |visit| {
-        solver.for_each(visit)
-    })?;
-    let stats = *solver.stats();
-    let stopped = search::finish_named(
-        &bar,
-        outcome,
-        &stats,
-        &args.search,
-        &[StopReason::SolutionLimit],
-        "multiplicities",
-    );
-    Ok(Status::of_search(stopped, stats.solutions))
-}
 
 #[derive(Serialize)]
 struct JsonCosted<'a> {
@@ -97,7 +69,13 @@ fn write_costed(
 
 /// `solve --min-cost` and `solve --best K`: the cheapest solutions by
 /// branch-and-bound, each printed with its cost.
-fn solve_costs(args: &SolveArgs, input: &Input) -> anyhow::Result<Status> {
+pub fn solve_costs(args: &SolveArgs, input: &Input) -> anyhow::Result<Status> {
+    search::check_multi_args(&args.search)?;
+    if args.mpi {
+        anyhow::bail!(
+            "--mpi applies to exact covers only, not to --min-cost, --best or multiplicities"
+        );
+    }
     let k = args
         .best
         .map_or(1, |k| usize::try_from(k).unwrap_or(usize::MAX));
@@ -116,27 +94,6 @@ fn solve_costs(args: &SolveArgs, input: &Input) -> anyhow::Result<Status> {
         crate::report::message("the costs printed are the best found before the search stopped");
     }
     Ok(Status::of_search(stopped, best.len() as u128))
-}
-
-/// `count` on a problem with multiplicities (one thread).
-pub fn count(args: &CountArgs, input: &Input) -> anyhow::Result<Status> {
-    search::check_multi_args(&args.search)?;
-    if args.plan.is_some() || args.checkpoint.is_some() || args.mpi {
-        anyhow::bail!("--plan, --checkpoint and --mpi apply to exact covers only, not to problems with multiplicities");
-    }
-    let bar = search::progress_bar();
-    let mut solver = MultiSolver::new(&input.problem).limits(search::limits(&args.search));
-    let count = solver.count();
-    let stopped = search::finish_named(
-        &bar,
-        count.outcome,
-        solver.stats(),
-        &args.search,
-        &[],
-        "multiplicities",
-    );
-    output::print_count(args.format, &count.solutions, count.outcome.is_complete())?;
-    Ok(Status::of_search(stopped, count.solutions))
 }
 
 /// The name of a problem file in messages (`<stdin>` for `-`).

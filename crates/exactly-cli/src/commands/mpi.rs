@@ -196,9 +196,7 @@ fn visit(
     each: &mut dyn FnMut(&[OptionId]),
 ) -> anyhow::Result<()> {
     solver.reset();
-    solver
-        .restrict(&subproblems[i])
-        .with_context(|| format!("subproblem {i} does not replay"))?;
+    parallel::BadPrefix::replay(solver, i, &subproblems[i])?;
     solver.for_each(|s| {
         each(s.options());
         std::ops::ControlFlow::Continue(())

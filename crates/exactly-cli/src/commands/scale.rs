@@ -640,6 +640,7 @@ pub fn solve_threads(args: &SolveArgs, input: &Input, threads: usize) -> anyhow:
                 },
                 |_, _| {},
             )
+            .map_err(parallel::BadPrefix::from)
             .context("cannot split the search")?;
         outcome = run.outcome;
     }

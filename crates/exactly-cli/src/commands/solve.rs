@@ -13,8 +13,19 @@ use crate::search;
 pub fn run(args: &SolveArgs) -> anyhow::Result<Status> {
     let input = input::load(&args.problem.file, args.problem.input)?;
     super::print_warnings(&input);
-    if args.min_cost || args.best.is_some() || input.problem.has_multiplicities() {
-        return super::cover::solve(args, &input);
+    if args.min_cost || args.best.is_some() {
+        return super::cover::solve_costs(args, &input);
+    }
+    // `Solver` searches a problem with multiplicities by Algorithm M, on
+    // one thread from the root: what that search would ignore is refused.
+    let multi = input.problem.has_multiplicities();
+    if multi {
+        search::check_multi_args(&args.search)?;
+        if args.mpi {
+            anyhow::bail!(
+                "--mpi applies to exact covers only, not to --min-cost, --best or multiplicities"
+            );
+        }
     }
     if args.mpi {
         if search::traced(&args.search) || args.search.report_every.is_some() {
@@ -29,10 +40,13 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<Status> {
             "--mpi needs exactly built with the `mpi` feature (cargo build --features mpi)"
         );
     }
-    let threads = super::scale::threads(Some(
-        args.threads
-            .map_or(1, |n| usize::try_from(n).unwrap_or(usize::MAX)),
-    ));
+    let threads = match multi {
+        true => 1,
+        false => super::scale::threads(Some(
+            args.threads
+                .map_or(1, |n| usize::try_from(n).unwrap_or(usize::MAX)),
+        )),
+    };
     if threads > 1 && super::scale::splittable(&args.search) {
         return super::scale::solve_threads(args, &input, threads);
     }
@@ -42,12 +56,13 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<Status> {
         solver.for_each(visit)
     })?;
     let stats = *solver.stats();
-    let stopped = search::finish(
+    let stopped = search::finish_named(
         &bar,
         outcome,
         &stats,
         &args.search,
         &[StopReason::SolutionLimit],
+        search::engine_name(&input.problem, &stats),
     );
     Ok(Status::of_search(stopped, stats.solutions))
 }

@@ -99,8 +99,7 @@ struct Incoming {
 
 impl Incoming {
     fn start(reader: sudoku::Reader, input: Box<dyn BufRead + Send>, name: String) -> Incoming {
-        let (send, records) = mpsc::sync_channel(CHUNK);
-        std::thread::spawn(move || {
+        let records = exactly::parallel::read_ahead(CHUNK, move |send| {
             for record in reader.records(input) {
                 let failed = record.is_err();
                 if send.send(record).is_err() || failed {

@@ -2,11 +2,12 @@
 //! the whole exact-cover matrix of a puzzle.
 
 use std::collections::BTreeMap;
+use std::convert::Infallible;
 use std::io::{self, Write};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
 
 use anyhow::Context;
+use exactly::parallel::{Item, Pool};
+use exactly::Outcome;
 use exactly_puzzles::sudoku::generate::{Generated, Generator, Symmetry};
 use exactly_puzzles::sudoku::logic::{self, Board, Level, Rating, State, Technique};
 use exactly_puzzles::sudoku::{
@@ -36,6 +37,9 @@ const REGION_LABELS: &[u8; 64] =
 
 /// The most threads `sudoku gen` runs.
 const MAX_THREADS: usize = 256;
+
+/// Puzzles made per round of `sudoku gen` on the pool.
+const GEN_CHUNK: u64 = 1 << 12;
 
 /// A bound on the rating: a level, or search nodes.
 #[derive(Clone, Copy, Debug)]
@@ -256,25 +260,34 @@ fn gen(args: &SudokuGenArgs) -> anyhow::Result<Status> {
         })?;
         Ok(made.map(|(g, _)| (g, rating)))
     };
-    let next = AtomicU64::new(0);
-    let results = Mutex::new(BTreeMap::new());
-    std::thread::scope(|s| {
-        for _ in 0..threads {
-            s.spawn(|| loop {
-                let index = next.fetch_add(1, Ordering::Relaxed);
-                if index >= args.count {
-                    break;
-                }
-                let made = make(index);
-                if let Ok(mut map) = results.lock() {
-                    map.insert(index, made);
-                }
-            });
+    // The puzzles are made on the engine's pool, a chunk of indices at a
+    // time (so that no list of all `--count` indices is held), and printed
+    // in index order.
+    let mut results = BTreeMap::new();
+    let pool = Pool::new(threads);
+    let mut first = 0u64;
+    while first < args.count {
+        let end = first.saturating_add(GEN_CHUNK).min(args.count);
+        let items: Vec<usize> = (0..(end - first) as usize).collect();
+        let run = pool
+            .run(
+                &items,
+                || (),
+                |(), i, _| {
+                    Ok::<_, Infallible>(Item {
+                        value: make(first + i as u64),
+                        nodes: 0,
+                        outcome: Outcome::Complete,
+                    })
+                },
+                |_, _| {},
+            )
+            .unwrap_or_else(|failed| match failed.error {});
+        for (i, item) in run.items {
+            results.insert(first + i as u64, item.value);
         }
-    });
-    let results = results
-        .into_inner()
-        .map_err(|_| anyhow::anyhow!("a worker thread failed"))?;
+        first = end;
+    }
     let mut out = io::BufWriter::new(io::stdout().lock());
     let mut status = Status::Success;
     let mut unproven = 0;

@@ -8,7 +8,7 @@ use std::convert::Infallible;
 use std::ops::ControlFlow;
 use std::sync::Mutex;
 
-use exactly::parallel::{Failed, Item, Pool};
+use exactly::parallel::{BadPrefix, Failed, Item, Pool};
 use exactly::time::Instant;
 use exactly::{Limits, Outcome, PrefixError, Solution, StopReason};
 
@@ -122,7 +122,7 @@ pub fn solve_parallel(
                 |_, _| {},
             )
             // Prefixes from this problem's own split replay.
-            .map_err(|_: Failed<PrefixError>| SudokuError::SplitFailed)?;
+            .map_err(|failed: Failed<PrefixError>| BadPrefix::from(failed))?;
         nodes += run.nodes;
         out_of_time = run.outcome == Outcome::Stopped(StopReason::TimeLimit);
     }

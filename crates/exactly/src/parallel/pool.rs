@@ -19,21 +19,40 @@
 //!   together. Each search gets what is left of both when its item starts
 //!   ([`Control::limits`]), and an item is not started once either is
 //!   spent. A cancel flag of the caller's stops every search.
+//! - **The node budget is shared while items run.** A search under
+//!   [`Control::limits`] adds its nodes to the pool's count every
+//!   [`NODE_SLACK`] nodes and stops once the count reaches the budget, so
+//!   items that start together do not each spend what is left: a budget of
+//!   `N` nodes over `t` threads explores at most `N + t × NODE_SLACK` nodes
+//!   (a [`Solver`](crate::Solver) with [`Engine::Masks`](crate::Engine) and
+//!   [`forced_first`](crate::Solver::forced_first) may also run on by one
+//!   run of forced moves).
 //! - **Progress.** `on_done(index, &value)` is called, on the worker's
 //!   thread, as each item finishes.
 //!
 //! With one thread the items run on the calling thread and no thread is
 //! started.
+//!
+//! The module also holds the crate's two other threads: [`watched`] (a
+//! search on a thread of its own while the caller stays responsive) and
+//! [`read_ahead`] (input read while the caller works); nothing else in the
+//! workspace starts a thread.
 
 use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{mpsc, Arc, Mutex, PoisonError};
 use std::time::Duration;
 
+use crate::budget::SharedNodes;
 use crate::solver::{Limits, Outcome, StopReason};
 use crate::time::Instant;
 
 use super::MAX_THREADS;
+
+/// How many nodes a search in a [`Pool`] may enter before it adds them to
+/// the pool's node count: the most, per thread, by which the searches of a
+/// pool together overshoot its node budget (see the [module docs](self)).
+pub const NODE_SLACK: u64 = crate::budget::CHECK_INTERVAL;
 
 /// How often the calling thread looks at the caller's cancel flag while
 /// the workers run.
@@ -84,19 +103,30 @@ pub struct Item<T> {
 pub struct Control<'a> {
     shared: &'a Shared,
     pool: &'a Pool,
+    /// The nodes this item's searches have added to the pool's count
+    /// (with a node budget only).
+    item: Option<Arc<AtomicU64>>,
 }
 
 impl Control<'_> {
     /// The limits for this item's search: the pool's cancel flag, the time
-    /// left to the pool's deadline and the nodes left of its budget.
+    /// left to the pool's deadline and the nodes left of its budget, which
+    /// the search shares with the others running (it adds its nodes to the
+    /// pool's count as it goes, and stops when the count reaches the
+    /// budget).
     pub fn limits(&self) -> Limits {
         let mut limits = Limits::default().cancel_flag(Arc::clone(&self.shared.stop));
         if let Some(left) = self.pool.time_left() {
             limits = limits.max_time(left);
         }
-        if let Some(budget) = self.pool.nodes {
-            let used = self.shared.nodes.load(Ordering::Relaxed);
+        if let (Some(budget), Some(item)) = (self.pool.nodes, &self.item) {
+            let used = self.shared.total.load(Ordering::Relaxed);
             limits = limits.max_nodes(budget.saturating_sub(used));
+            limits.shared = Some(SharedNodes {
+                total: Arc::clone(&self.shared.total),
+                item: Arc::clone(item),
+                budget,
+            });
         }
         limits
     }
@@ -149,6 +179,9 @@ struct Shared {
     next: AtomicUsize,
     /// Nodes of the items so far.
     nodes: AtomicU64,
+    /// Nodes counted against the node budget: those of the finished items,
+    /// and those the running searches have added ([`SharedNodes`]).
+    total: Arc<AtomicU64>,
     /// The first reason to stop.
     reason: Mutex<Option<StopReason>>,
 }
@@ -346,14 +379,21 @@ impl Pool {
             }
             if self
                 .nodes
-                .is_some_and(|n| shared.nodes.load(Ordering::Relaxed) >= n)
+                .is_some_and(|n| shared.total.load(Ordering::Relaxed) >= n)
             {
                 shared.halt(StopReason::NodeLimit);
                 break;
             }
-            let control = Control { shared, pool: self };
+            let control = Control {
+                shared,
+                pool: self,
+                item: self.nodes.map(|_| Arc::new(AtomicU64::new(0))),
+            };
             let state = state.get_or_insert_with(init);
-            match work(state, index, &control) {
+            let result = work(state, index, &control);
+            // What the item's searches did not add to the count yet.
+            let added = control.item.map_or(0, |item| item.load(Ordering::Relaxed));
+            match result {
                 Err(error) => {
                     failed
                         .lock()
@@ -364,6 +404,9 @@ impl Pool {
                 }
                 Ok(item) => {
                     shared.nodes.fetch_add(item.nodes, Ordering::Relaxed);
+                    shared
+                        .total
+                        .fetch_add(item.nodes.saturating_sub(added), Ordering::Relaxed);
                     let outcome = item.outcome;
                     if outcome == Outcome::Complete {
                         on_done(index, &item.value);
@@ -437,6 +480,32 @@ pub fn watched<T: Send>(
             .join()
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
     })
+}
+
+/// Runs `produce` on a thread of its own, which sends its values to the
+/// receiver returned, at most `bound` of them ahead of the caller (a send
+/// waits while the channel is full): for input read as it comes while the
+/// caller works on what came before (sudoku batches read from a pipe). The
+/// thread ends when `produce` returns; a send fails once the receiver is
+/// dropped, and `produce` should then return.
+///
+/// ```
+/// let lines = exactly::parallel::read_ahead(2, |send| {
+///     for k in 0..5 {
+///         if send.send(k * k).is_err() {
+///             return;
+///         }
+///     }
+/// });
+/// assert_eq!(lines.iter().collect::<Vec<_>>(), [0, 1, 4, 9, 16]);
+/// ```
+pub fn read_ahead<T: Send + 'static>(
+    bound: usize,
+    produce: impl FnOnce(&mpsc::SyncSender<T>) + Send + 'static,
+) -> mpsc::Receiver<T> {
+    let (send, receive) = mpsc::sync_channel(bound);
+    std::thread::spawn(move || produce(&send));
+    receive
 }
 
 #[cfg(test)]

@@ -130,7 +130,8 @@ pub enum Branch {
     Options(Vec<OptionId>),
 }
 
-/// Why [`Solver::restrict`] refused a prefix.
+/// Why [`Solver::restrict`], [`Solver::assume`], [`Solver::branch`] or
+/// [`Solver::probe`] refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum PrefixError {
@@ -138,7 +139,8 @@ pub enum PrefixError {
     #[error("the solver has already searched; restrict a new one")]
     AlreadySearched,
     /// The problem has multiplicities: its search
-    /// ([`MultiSolver`](crate::multi::MultiSolver)'s) has no prefixes.
+    /// ([`MultiSolver`](crate::multi::MultiSolver)'s) has no prefixes,
+    /// branches or probes.
     #[error("a problem with multiplicities cannot be searched from a prefix")]
     Multiplicities,
     /// The option is not among those of the item branched on at `level`.
@@ -224,9 +226,9 @@ type TraceFn<'p> = Box<dyn FnMut(&TraceEvent) + Send + 'p>;
 /// counting, visiting, iterating, [`Solver::split`] (which then hands every
 /// solution over and no frontier) and the limits work as for exact covers,
 /// but seeds, [`Solver::forced_first`], progress and traces are ignored,
-/// [`Solver::restrict`] and [`Solver::assume`] fail with
-/// [`PrefixError::Multiplicities`], [`Solver::probe`] has no estimate
-/// (NaN) and [`Solver::branch`] reads every bound as `1:1`.
+/// [`Solver::restrict`], [`Solver::assume`], [`Solver::probe`] and
+/// [`Solver::branch`] fail with [`PrefixError::Multiplicities`]: no bound
+/// is ever read as `1:1`.
 ///
 /// ```
 /// // `a` twice, `b` once, from {a}, {a b}, {a}, {b}.
@@ -524,9 +526,26 @@ impl<'p, L> Solver<'p, L> {
     /// estimates `(nodes, solutions)` of the subtree (each the product of
     /// the branching degrees seen, summed over the levels for nodes). The
     /// solver is left as it was. `rng` is a xorshift state (not zero).
-    pub fn probe(&mut self, rng: &mut u64) -> (f64, f64) {
+    ///
+    /// Fails with [`PrefixError::Multiplicities`] on a problem with
+    /// multiplicities, whose search has no such probes.
+    ///
+    /// ```
+    /// use exactly::{PrefixError, Solver};
+    /// let p = exactly::format::parse_dlx("a b\na b\na\nb\n")?;
+    /// let mut rng = 1;
+    /// let (nodes, solutions) = Solver::new(&p).probe(&mut rng)?;
+    /// assert!(nodes >= 1.0 && solutions >= 0.0);
+    /// let multi = exactly::format::parse_dlx("2|a\na\na\n")?;
+    /// assert_eq!(Solver::new(&multi).probe(&mut rng), Err(PrefixError::Multiplicities));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn probe(&mut self, rng: &mut u64) -> Result<(f64, f64), PrefixError> {
+        if self.multi {
+            return Err(PrefixError::Multiplicities);
+        }
         let (nodes, solutions, _) = self.probe_steps(rng);
-        (nodes, solutions)
+        Ok((nodes, solutions))
     }
 
     /// [`Solver::probe`], with the number of nodes the probe visited (its
@@ -619,14 +638,23 @@ impl<'p, L> Solver<'p, L> {
     /// node is a solution, or it branches on an item with these options
     /// (none: a dead end).
     ///
+    /// Fails with [`PrefixError::Multiplicities`] on a problem with
+    /// multiplicities: Algorithm M's branches (how many times an item is
+    /// covered) are not a list of options.
+    ///
     /// ```
-    /// use exactly::{Branch, OptionId, Solver};
+    /// use exactly::{Branch, OptionId, PrefixError, Solver};
     /// let p = exactly::format::parse_dlx("a b\na b\na\nb\n")?;
-    /// let branch = Solver::new(&p).branch();
+    /// let branch = Solver::new(&p).branch()?;
     /// assert_eq!(branch, Branch::Options(vec![OptionId::new(0), OptionId::new(1)]));
+    /// let multi = exactly::format::parse_dlx("2|a\na\na\n")?;
+    /// assert_eq!(Solver::new(&multi).branch(), Err(PrefixError::Multiplicities));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn branch(&mut self) -> Branch {
+    pub fn branch(&mut self) -> Result<Branch, PrefixError> {
+        if self.multi {
+            return Err(PrefixError::Multiplicities);
+        }
         let mut backend = self.take_backend();
         let branch = with_structure!(
             &mut backend,
@@ -634,7 +662,7 @@ impl<'p, L> Solver<'p, L> {
             _ => Branch::Options(Vec::new())
         );
         self.backend = backend;
-        branch
+        Ok(branch)
     }
 }
 

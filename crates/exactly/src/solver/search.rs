@@ -189,7 +189,7 @@ impl<'p, L> Solver<'p, L> {
     /// The checks due every [`crate::budget::CHECK_INTERVAL`] nodes: the
     /// cancel flag, the clock, and a progress report from `frames`.
     fn check_budgets<T>(&mut self, frames: &[Frame<T>]) -> Option<StopReason> {
-        match self.budget.poll() {
+        match self.budget.poll(self.stats.nodes) {
             Err(reason) => Some(reason),
             Ok(None) => None,
             Ok(Some(elapsed)) => {

@@ -466,7 +466,7 @@ impl<'d> Run<'d> {
         // More often than the other searches: the memory estimate is cheap
         // and memory grows fast.
         if self.stats.nodes % 1024 == 0 {
-            if let Err(reason) = self.budget.poll() {
+            if let Err(reason) = self.budget.poll(self.stats.nodes) {
                 return Err(stop(reason, self));
             }
             if let Some(limit) = self.max_bytes {
