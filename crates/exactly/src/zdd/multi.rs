@@ -292,7 +292,7 @@ impl<'s> MultiRun<'s> {
             return Err(stop(StopReason::NodeLimit, self));
         }
         if self.stats.nodes % 1024 == 0 {
-            if let Err(reason) = self.budget.poll() {
+            if let Err(reason) = self.budget.poll(self.stats.nodes) {
                 return Err(stop(reason, self));
             }
             if let Some(limit) = self.max_bytes {
