@@ -577,12 +577,13 @@ pub struct SolveArgs {
 }
 
 /// `--every M`, for the commands that print solutions (`solve`, `queens`,
-/// `langford`, `polyomino`).
+/// `langford`, `polyomino`, and `sudoku --all`).
 #[derive(Debug, Args)]
 pub struct EveryArg {
     /// Print only every M-th solution (the M-th, the 2M-th, ...), as Knuth's
     /// programs do with their spacing option; `solve -o json` records keep
-    /// each solution's number.
+    /// each solution's number (`sudoku`: with --all, among the solutions up
+    /// to --max-solutions).
     #[arg(long, value_name = "M", default_value_t = 1, value_parser = parse_limit)]
     pub every: u64,
 }

@@ -280,7 +280,7 @@ fn bad_options_are_refused() {
 #[test]
 fn rate_names_the_hardest_technique() {
     let hardest = std::fs::read_to_string(
-        common::root().join("crates/exactly-puzzles/testdata/sudoku/forum-hardest-sample.txt"),
+        common::root().join("testdata/sudoku/forum-hardest-sample.txt"),
     )
     .unwrap();
     let (code, out, err) = exactly(&["sudoku", "rate", "-"], &hardest);
@@ -324,7 +324,7 @@ fn hint_gives_the_next_step() {
     // A hidden single in a 9x9 grid: the first puzzle of the forum's hardest
     // needs guessing at once.
     let hardest = std::fs::read_to_string(
-        common::root().join("crates/exactly-puzzles/testdata/sudoku/forum-hardest-sample.txt"),
+        common::root().join("testdata/sudoku/forum-hardest-sample.txt"),
     )
     .unwrap();
     let first = hardest.lines().find(|l| !l.starts_with('#')).unwrap();
