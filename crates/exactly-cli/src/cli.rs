@@ -582,8 +582,7 @@ pub struct SolveArgs {
 pub struct EveryArg {
     /// Print only every M-th solution (the M-th, the 2M-th, ...), as Knuth's
     /// programs do with their spacing option; `solve -o json` records keep
-    /// each solution's number (`sudoku`: with --all, among the solutions up
-    /// to --max-solutions).
+    /// each solution's number.
     #[arg(long, value_name = "M", default_value_t = 1, value_parser = parse_limit)]
     pub every: u64,
 }

@@ -58,26 +58,11 @@ fn sudoku_records_in_every_layout() {
     for (tag, file) in [
         ("lines", "testdata/sudoku/9x9.txt"),
         ("grids", "testdata/sudoku/4x4.txt"),
-        (
-            "sdm",
-            "testdata/sudoku/formats/collection.sdm",
-        ),
-        (
-            "sdk",
-            "testdata/sudoku/formats/puzzle.sdk",
-        ),
-        (
-            "ss",
-            "testdata/sudoku/formats/puzzle.ss",
-        ),
-        (
-            "csv",
-            "testdata/sudoku/formats/quizzes.csv",
-        ),
-        (
-            "bordered",
-            "testdata/sudoku/formats/bordered-6x6.txt",
-        ),
+        ("sdm", "testdata/sudoku/formats/collection.sdm"),
+        ("sdk", "testdata/sudoku/formats/puzzle.sdk"),
+        ("ss", "testdata/sudoku/formats/puzzle.ss"),
+        ("csv", "testdata/sudoku/formats/quizzes.csv"),
+        ("bordered", "testdata/sudoku/formats/bordered-6x6.txt"),
     ] {
         let (_, out) = same_answers(&format!("sudoku-{tag}"), &["sudoku", "{}"], &read(file));
         assert!(!out.is_empty(), "{tag}");

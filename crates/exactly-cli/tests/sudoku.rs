@@ -14,12 +14,7 @@ fn sudoku(args: &[&str], stdin: &str) -> (i32, String, String) {
 
 /// The `puzzle:solution` lines of a test file.
 fn cases(name: &str) -> Vec<(String, String)> {
-    let text = std::fs::read_to_string(
-        common::root()
-            .join("testdata/sudoku")
-            .join(name),
-    )
-    .unwrap();
+    let text = std::fs::read_to_string(common::root().join("testdata/sudoku").join(name)).unwrap();
     text.lines()
         .filter(|l| !l.starts_with('#'))
         .map(|l| {

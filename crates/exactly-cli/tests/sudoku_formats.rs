@@ -27,12 +27,7 @@ fn read(name: &str) -> String {
 
 /// The solutions of a `puzzle:solution` test file.
 fn solutions(name: &str) -> Vec<String> {
-    let text = std::fs::read_to_string(
-        common::root()
-            .join("testdata/sudoku")
-            .join(name),
-    )
-    .unwrap();
+    let text = std::fs::read_to_string(common::root().join("testdata/sudoku").join(name)).unwrap();
     text.lines()
         .filter(|l| !l.starts_with('#'))
         .map(|l| l.split_once(':').unwrap().1.to_string())
@@ -302,7 +297,12 @@ fn all_with_every_lists_every_m_th_solution() {
     assert_eq!(listed.len(), 100);
     for m in ["1", "7", "100", "101"] {
         let step: usize = m.parse().unwrap();
-        let picked: Vec<&str> = listed.iter().copied().skip(step - 1).step_by(step).collect();
+        let picked: Vec<&str> = listed
+            .iter()
+            .copied()
+            .skip(step - 1)
+            .step_by(step)
+            .collect();
         let args = ["--all", "--max-solutions", "100", "--every", m];
         let (code, out, err) = sudoku(&args, empty);
         assert_eq!(code, 0, "--every {m}: {err}");

@@ -22,6 +22,12 @@ Exit status:
 /// The exit statuses of `exactly sudoku`.
 pub const SUDOKU_EXIT_CODES: &str = sudoku_exit_codes!();
 
+/// The help of `exactly sudoku --every` (the shared [`EveryArg`], which
+/// here needs --all).
+const EVERY_HELP: &str = "With --all (which it needs), list only every M-th solution \
+    (the M-th, the 2M-th, ...) of those up to --max-solutions, as Knuth's programs do with \
+    their spacing option";
+
 /// Output formats of `exactly sudoku`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum SudokuFormat {
@@ -52,7 +58,7 @@ pub enum SudokuFormat {
 /// Arguments of `exactly sudoku`.
 #[derive(Debug, Args)]
 #[command(after_long_help = concat!(sudoku_exit_codes!(), "\n\nExample:\n  $ exactly sudoku -j 2 testdata/sudoku/9x9.txt"))]
-#[command(mut_arg("every", |a| a.requires("all")))]
+#[command(mut_arg("every", |a| a.requires("all").help(EVERY_HELP).long_help(EVERY_HELP)))]
 pub struct SudokuArgs {
     /// Make, rate, hint or encode puzzles instead of solving them (a file
     /// named like a subcommand is read as `./gen`).
