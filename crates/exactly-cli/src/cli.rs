@@ -577,7 +577,7 @@ pub struct SolveArgs {
 }
 
 /// `--every M`, for the commands that print solutions (`solve`, `queens`,
-/// `langford`, `polyomino`).
+/// `langford`, `polyomino`, and `sudoku --all`).
 #[derive(Debug, Args)]
 pub struct EveryArg {
     /// Print only every M-th solution (the M-th, the 2M-th, ...), as Knuth's

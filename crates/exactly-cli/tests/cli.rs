@@ -85,12 +85,12 @@ const CASES: &[Case] = &[
     piped(
         "stdin-dash",
         &["count", "-"],
-        include_bytes!("../../../testdata/knuth-example.dlx"),
+        include_bytes!("../testdata/knuth-example.dlx"),
     ),
     piped(
         "stdin-implied",
         &["solve"],
-        include_bytes!("../../../testdata/knuth-example.dlx"),
+        include_bytes!("../testdata/knuth-example.dlx"),
     ),
     // budgets: partial results and exit status 3
     case(

@@ -56,28 +56,13 @@ fn same_answers(tag: &str, args: &[&str], text: &str) -> (Option<i32>, String) {
 #[test]
 fn sudoku_records_in_every_layout() {
     for (tag, file) in [
-        ("lines", "crates/exactly-puzzles/testdata/sudoku/9x9.txt"),
-        ("grids", "crates/exactly-puzzles/testdata/sudoku/4x4.txt"),
-        (
-            "sdm",
-            "crates/exactly-puzzles/testdata/sudoku/formats/collection.sdm",
-        ),
-        (
-            "sdk",
-            "crates/exactly-puzzles/testdata/sudoku/formats/puzzle.sdk",
-        ),
-        (
-            "ss",
-            "crates/exactly-puzzles/testdata/sudoku/formats/puzzle.ss",
-        ),
-        (
-            "csv",
-            "crates/exactly-puzzles/testdata/sudoku/formats/quizzes.csv",
-        ),
-        (
-            "bordered",
-            "crates/exactly-puzzles/testdata/sudoku/formats/bordered-6x6.txt",
-        ),
+        ("lines", "testdata/sudoku/9x9.txt"),
+        ("grids", "testdata/sudoku/4x4.txt"),
+        ("sdm", "testdata/sudoku/formats/collection.sdm"),
+        ("sdk", "testdata/sudoku/formats/puzzle.sdk"),
+        ("ss", "testdata/sudoku/formats/puzzle.ss"),
+        ("csv", "testdata/sudoku/formats/quizzes.csv"),
+        ("bordered", "testdata/sudoku/formats/bordered-6x6.txt"),
     ] {
         let (_, out) = same_answers(&format!("sudoku-{tag}"), &["sudoku", "{}"], &read(file));
         assert!(!out.is_empty(), "{tag}");
@@ -86,7 +71,7 @@ fn sudoku_records_in_every_layout() {
 
 #[test]
 fn sudoku_regions_and_weights() {
-    let regions = read("crates/exactly-puzzles/testdata/sudoku/jigsaw-4x4-regions.txt");
+    let regions = read("testdata/sudoku/jigsaw-4x4-regions.txt");
     let puzzle = scratch("jigsaw-puzzle", "0000000000000000\n");
     same_answers("regions", &["sudoku", "--regions", "{}", &puzzle], &regions);
     same_answers(
@@ -97,7 +82,7 @@ fn sudoku_regions_and_weights() {
     let (_, out) = same_answers(
         "target",
         &["sudoku", "--target", "{}"],
-        &read("crates/exactly-puzzles/testdata/sudoku/target-noip-sample.txt"),
+        &read("testdata/sudoku/target-noip-sample.txt"),
     );
     assert_eq!(out, "2829\n");
 }

@@ -14,12 +14,7 @@ fn sudoku(args: &[&str], stdin: &str) -> (i32, String, String) {
 
 /// The `puzzle:solution` lines of a test file.
 fn cases(name: &str) -> Vec<(String, String)> {
-    let text = std::fs::read_to_string(
-        common::root()
-            .join("crates/exactly-puzzles/testdata/sudoku")
-            .join(name),
-    )
-    .unwrap();
+    let text = std::fs::read_to_string(common::root().join("testdata/sudoku").join(name)).unwrap();
     text.lines()
         .filter(|l| !l.starts_with('#'))
         .map(|l| {
@@ -37,7 +32,7 @@ fn lines_are_answered_with_lines_in_order() {
         ("16x16.txt", "2"),
         ("6x6.txt", "2"),
     ] {
-        let path = format!("crates/exactly-puzzles/testdata/sudoku/{file}");
+        let path = format!("testdata/sudoku/{file}");
         let (code, out, err) = sudoku(&[&path, "--threads", threads], "");
         assert_eq!(code, 0, "{err}");
         let want: Vec<String> = cases(file).into_iter().map(|(_, s)| s).collect();
@@ -152,7 +147,7 @@ fn first_solution_and_box_shapes() {
 
 #[test]
 fn third_party_collections_when_present() {
-    let top95 = common::root().join("../shared/data/sudoku9/top95.txt");
+    let top95 = common::root().join("../../../shared/data/sudoku9/top95.txt");
     if !top95.exists() {
         eprintln!("skipped: {} is absent", top95.display());
         return;
@@ -189,7 +184,7 @@ fn diagonals_make_x_sudokus() {
 
 #[test]
 fn regions_make_jigsaw_sudokus() {
-    let regions = "crates/exactly-puzzles/testdata/sudoku/jigsaw-4x4-regions.txt";
+    let regions = "testdata/sudoku/jigsaw-4x4-regions.txt";
     let (code, out, err) = sudoku(&["--regions", regions, "--first"], "................\n");
     assert_eq!(code, 0, "{err}");
     let cells: Vec<char> = out.trim().chars().collect();
@@ -253,7 +248,7 @@ fn fills_jigsaw(puzzle: &str, map: &str, grid: &str) -> bool {
 
 #[test]
 fn jigsaw_lines_bring_their_own_regions() {
-    let path = "crates/exactly-puzzles/testdata/sudoku/jigsaw-lines.txt";
+    let path = "testdata/sudoku/jigsaw-lines.txt";
     let (code, out, err) = sudoku(&["--jigsaw", path, "--threads", "2"], "");
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("2 of 5 records are invalid"), "{err}");
@@ -311,7 +306,7 @@ fn regions_decide_which_givens_clash() {
             "invalid: line 1: givens clash: r1c1 and r2c2 both hold 1\n"
         )
     );
-    let regions = "crates/exactly-puzzles/testdata/sudoku/jigsaw-4x4-regions.txt";
+    let regions = "testdata/sudoku/jigsaw-4x4-regions.txt";
     let (code, out, err) = sudoku(&["--regions", regions, "--first"], puzzle);
     assert_eq!(code, 0, "{err}");
     assert!(

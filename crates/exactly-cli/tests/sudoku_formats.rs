@@ -1,5 +1,5 @@
 //! `exactly sudoku` on the files of other sudoku programs
-//! (`crates/exactly-puzzles/testdata/sudoku/formats/`): each format read, detected record by
+//! (`testdata/sudoku/formats/`): each format read, detected record by
 //! record or forced with `--input-format`, written with `--format` and read
 //! back; CSV solutions checked; `--all` listing every solution.
 
@@ -18,7 +18,7 @@ fn sudoku(args: &[&str], stdin: &str) -> (i32, String, String) {
 }
 
 fn sample(name: &str) -> String {
-    format!("crates/exactly-puzzles/testdata/sudoku/formats/{name}")
+    format!("testdata/sudoku/formats/{name}")
 }
 
 fn read(name: &str) -> String {
@@ -27,12 +27,7 @@ fn read(name: &str) -> String {
 
 /// The solutions of a `puzzle:solution` test file.
 fn solutions(name: &str) -> Vec<String> {
-    let text = std::fs::read_to_string(
-        common::root()
-            .join("crates/exactly-puzzles/testdata/sudoku")
-            .join(name),
-    )
-    .unwrap();
+    let text = std::fs::read_to_string(common::root().join("testdata/sudoku").join(name)).unwrap();
     text.lines()
         .filter(|l| !l.starts_with('#'))
         .map(|l| l.split_once(':').unwrap().1.to_string())
@@ -287,6 +282,56 @@ fn all_lists_every_solution() {
     let (_, out, _) = sudoku(&["--all"], "34.........2.3..\n");
     assert_eq!(out, format!("unique 1\n{}\n", solutions("4x4.txt")[0]));
     let (code, _, err) = sudoku(&["--all", "--first"], empty);
+    assert_eq!(code, 2, "{err}");
+}
+
+#[test]
+fn all_with_every_lists_every_m_th_solution() {
+    // The listing of --all with --every M holds the M-th, 2M-th, ...
+    // solutions of the full listing (in the search's order), in every
+    // format, and the verdict line still counts them all.
+    let empty = "................\n";
+    let (code, out, err) = sudoku(&["--all", "--max-solutions", "100"], empty);
+    assert_eq!(code, 0, "{err}");
+    let listed: Vec<&str> = out.lines().skip(1).collect();
+    assert_eq!(listed.len(), 100);
+    for m in ["1", "7", "100", "101"] {
+        let step: usize = m.parse().unwrap();
+        let picked: Vec<&str> = listed
+            .iter()
+            .copied()
+            .skip(step - 1)
+            .step_by(step)
+            .collect();
+        let args = ["--all", "--max-solutions", "100", "--every", m];
+        let (code, out, err) = sudoku(&args, empty);
+        assert_eq!(code, 0, "--every {m}: {err}");
+        let mut want = vec!["multiple 100"];
+        want.extend(&picked);
+        assert_eq!(out.lines().collect::<Vec<_>>(), want, "--every {m}");
+        let (_, out, _) = sudoku(&[&args[..], &["--format", "json"]].concat(), empty);
+        let object: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+        let solutions: Vec<&str> = object["solutions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_str().unwrap())
+            .collect();
+        assert_eq!(solutions, picked, "--every {m} --format json");
+        let (_, out, _) = sudoku(&[&args[..], &["--format", "csv"]].concat(), empty);
+        let rows: Vec<&str> = out
+            .lines()
+            .skip(1)
+            .map(|row| row.split(',').nth(1).unwrap())
+            .filter(|s| !s.is_empty())
+            .collect();
+        assert_eq!(rows, picked, "--every {m} --format csv");
+    }
+    // --every needs --all, and M is at least 1.
+    let (code, _, err) = sudoku(&["--every", "2"], empty);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--all"), "{err}");
+    let (code, _, err) = sudoku(&["--all", "--every", "0"], empty);
     assert_eq!(code, 2, "{err}");
 }
 

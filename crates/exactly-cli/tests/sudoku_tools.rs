@@ -279,10 +279,9 @@ fn bad_options_are_refused() {
 
 #[test]
 fn rate_names_the_hardest_technique() {
-    let hardest = std::fs::read_to_string(
-        common::root().join("crates/exactly-puzzles/testdata/sudoku/forum-hardest-sample.txt"),
-    )
-    .unwrap();
+    let hardest =
+        std::fs::read_to_string(common::root().join("testdata/sudoku/forum-hardest-sample.txt"))
+            .unwrap();
     let (code, out, err) = exactly(&["sudoku", "rate", "-"], &hardest);
     assert_eq!(code, 0, "{err}");
     assert_eq!(out.lines().count(), 12);
@@ -323,10 +322,9 @@ fn hint_gives_the_next_step() {
     assert_eq!(v["places"][0], "r1c4=1");
     // A hidden single in a 9x9 grid: the first puzzle of the forum's hardest
     // needs guessing at once.
-    let hardest = std::fs::read_to_string(
-        common::root().join("crates/exactly-puzzles/testdata/sudoku/forum-hardest-sample.txt"),
-    )
-    .unwrap();
+    let hardest =
+        std::fs::read_to_string(common::root().join("testdata/sudoku/forum-hardest-sample.txt"))
+            .unwrap();
     let first = hardest.lines().find(|l| !l.starts_with('#')).unwrap();
     let (_, out, _) = exactly(&["sudoku", "hint"], &format!("{first}\n"));
     assert!(

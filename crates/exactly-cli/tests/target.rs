@@ -13,7 +13,7 @@ fn noip_sample_scores_2829_with_either_method() {
                 "--target",
                 "--method",
                 method,
-                "crates/exactly-puzzles/testdata/sudoku/target-noip-sample.txt",
+                "testdata/sudoku/target-noip-sample.txt",
             ],
             b"",
         );
@@ -29,7 +29,7 @@ fn noip_sample_scores_2829_with_either_method() {
             "--target",
             "--format",
             "json",
-            "crates/exactly-puzzles/testdata/sudoku/target-noip-sample.txt",
+            "testdata/sudoku/target-noip-sample.txt",
         ],
         b"",
     );
@@ -78,7 +78,7 @@ fn no_solution_scores_minus_one_and_bad_weights_are_named() {
 
 #[test]
 fn a_budget_stopped_record_scores_unknown_and_exits_3() {
-    let sample = "crates/exactly-puzzles/testdata/sudoku/target-noip-sample.txt";
+    let sample = "testdata/sudoku/target-noip-sample.txt";
     for method in ["enumerate", "bound"] {
         let (status, out, err) = run(
             &[

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use exactly::{format::parse_dlx, verify, Engine, Solver};
 
 fn testdata() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../testdata")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("testdata")
 }
 
 struct Case {

@@ -366,7 +366,7 @@ fn limits_stop_the_search() {
 /// (from `testdata/golden.tsv` and the literature).
 #[test]
 fn exact_cover_files_count_the_same() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata");
     for (file, want) in [
         ("knuth-example.dlx", 1u128),
         ("langford-11.dlx", 35584),
@@ -386,7 +386,7 @@ fn solver_counts_multiplicities_like_multisolver() {
     // none: item `1` must be covered four times by its one option).
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../../testdata/fuzz/dlx-multiplicity-through-solver.txt"
+        "/testdata/fuzz/dlx-multiplicity-through-solver.txt"
     );
     let problem = exactly::format::parse_dlx(&std::fs::read_to_string(path).unwrap()).unwrap();
     assert!(problem.has_multiplicities());

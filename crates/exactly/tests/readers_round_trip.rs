@@ -168,7 +168,7 @@ proptest! {
 
 #[test]
 fn replay_fuzz_inputs_with_every_line_end() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/fuzz");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/fuzz");
     let mut n = 0;
     for entry in std::fs::read_dir(dir).unwrap() {
         let bytes = std::fs::read(entry.unwrap().path()).unwrap();

@@ -13,7 +13,7 @@ use proptest::prelude::*;
 
 fn problem(name: &str) -> Problem {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../testdata")
+        .join("testdata")
         .join(name);
     parse_dlx(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
@@ -410,7 +410,7 @@ proptest! {
 
 #[test]
 fn replay_fuzz_inputs() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/fuzz-records");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/fuzz-records");
     let mut n = 0;
     for entry in std::fs::read_dir(dir).unwrap() {
         let bytes = std::fs::read(entry.unwrap().path()).unwrap();

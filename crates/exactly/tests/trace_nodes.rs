@@ -11,7 +11,7 @@ use exactly::{Engine, ItemId, OptionId, Problem, Solver, TraceEvent};
 
 fn testdata(file: &str) -> String {
     let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../testdata")
+        .join("testdata")
         .join(file);
     std::fs::read_to_string(path).expect("test data")
 }

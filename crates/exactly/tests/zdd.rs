@@ -12,7 +12,7 @@ use exactly::{Limits, ProblemBuilder, Solver, StopReason};
 use proptest::prelude::*;
 
 fn testdata() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../testdata")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("testdata")
 }
 
 fn read(file: &str) -> exactly::Problem {

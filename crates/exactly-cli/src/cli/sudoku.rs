@@ -22,6 +22,12 @@ Exit status:
 /// The exit statuses of `exactly sudoku`.
 pub const SUDOKU_EXIT_CODES: &str = sudoku_exit_codes!();
 
+/// The help of `exactly sudoku --every` (the shared [`EveryArg`], which
+/// here needs --all).
+const EVERY_HELP: &str = "With --all (which it needs), list only every M-th solution \
+    (the M-th, the 2M-th, ...) of those up to --max-solutions, as Knuth's programs do with \
+    their spacing option";
+
 /// Output formats of `exactly sudoku`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum SudokuFormat {
@@ -51,7 +57,8 @@ pub enum SudokuFormat {
 
 /// Arguments of `exactly sudoku`.
 #[derive(Debug, Args)]
-#[command(after_long_help = concat!(sudoku_exit_codes!(), "\n\nExample:\n  $ exactly sudoku -j 2 crates/exactly-puzzles/testdata/sudoku/9x9.txt"))]
+#[command(after_long_help = concat!(sudoku_exit_codes!(), "\n\nExample:\n  $ exactly sudoku -j 2 testdata/sudoku/9x9.txt"))]
+#[command(mut_arg("every", |a| a.requires("all").help(EVERY_HELP).long_help(EVERY_HELP)))]
 pub struct SudokuArgs {
     /// Make, rate, hint or encode puzzles instead of solving them (a file
     /// named like a subcommand is read as `./gen`).
@@ -102,6 +109,11 @@ pub struct SudokuArgs {
     /// Count solutions up to N: 2 (the default) tells unique from multiple.
     #[arg(long, value_name = "N", default_value_t = 2, value_parser = parse_limit)]
     pub max_solutions: u64,
+
+    // With --all (which it needs): only every M-th solution among those up
+    // to --max-solutions.
+    #[command(flatten)]
+    pub every: EveryArg,
 
     /// Stop at the first solution, without checking uniqueness (verdict
     /// `solved`).

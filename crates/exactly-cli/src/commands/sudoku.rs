@@ -18,6 +18,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::cli::{SudokuArgs, SudokuFormat, TargetMethod};
 use crate::input;
+use crate::output::Every;
 use crate::report::{self, Status};
 use crate::search;
 
@@ -334,15 +335,19 @@ fn write_grid(
 }
 
 /// Every solution of a record's puzzle, up to `max`, each checked against
-/// the puzzle and its rules.
+/// the puzzle and its rules; with `every` M > 1, only the M-th, 2M-th, ...
+/// of them (`--every`, as `solve` picks them).
 fn every_solution<'p>(
     puzzle: &'p Puzzle,
     problem: &'p exactly::Problem<sudoku::Placement>,
     rules: &'p Rules,
     max: u64,
+    every: u64,
 ) -> impl Iterator<Item = io::Result<sudoku::Grid>> + 'p {
+    let mut every = Every::new(every);
     sudoku::solutions(&puzzle.grid, problem)
         .take(usize::try_from(max).unwrap_or(usize::MAX))
+        .filter(move |_| every.next().is_some())
         .map(move |g| match g.solves_with(&puzzle.grid, rules) {
             true => Ok(g),
             false => Err(io::Error::other(
@@ -358,7 +363,7 @@ fn write_all(
     out: &mut impl Write,
     record: &Answered<'_>,
     draw: Option<Draw>,
-    max: u64,
+    (max, every): (u64, u64),
     rules: &Rules,
 ) -> io::Result<()> {
     let (p, a) = match record.outcome {
@@ -371,7 +376,7 @@ fn write_all(
     writeln!(out, "{} {}", a.verdict.word(), a.count)?;
     let rules = rules_of(p, rules);
     let problem = sudoku::encode_with(&p.grid, &rules).map_err(io::Error::other)?;
-    for (k, g) in every_solution(p, &problem, &rules, max).enumerate() {
+    for (k, g) in every_solution(p, &problem, &rules, max, every).enumerate() {
         let g = g?;
         match draw {
             Some(draw) => {
@@ -447,18 +452,19 @@ fn write_json(out: &mut impl Write, record: &Answered<'_>, second: bool) -> io::
 }
 
 /// Writes one record as a JSON object with `solutions`, every solution
-/// up to `max` (`--all`; none for an invalid record).
+/// up to `max`, every `every`-th of them (`--all`; none for an invalid
+/// record).
 fn write_json_all(
     out: &mut impl Write,
     record: &Answered<'_>,
-    max: u64,
+    (max, every): (u64, u64),
     rules: &Rules,
 ) -> io::Result<()> {
     let mut object = JsonRecord::new(record, false);
     if let Ok((p, _)) = record.outcome {
         let rules = rules_of(p, rules);
         let problem = sudoku::encode_with(&p.grid, &rules).map_err(io::Error::other)?;
-        let all = every_solution(p, &problem, &rules, max)
+        let all = every_solution(p, &problem, &rules, max, every)
             .map(|g| g.map(|g| one_line(p.style, &g)))
             .collect::<io::Result<Vec<String>>>()?;
         object.solutions = Some(all);
@@ -477,13 +483,14 @@ fn csv_field(text: &str) -> Cow<'_, str> {
 }
 
 /// Writes one record as CSV rows `quizzes,solutions,verdict,count,error`:
-/// one row, or with `--all` (`all` the most solutions) one per solution.
+/// one row, or with `--all` (`all`: the most solutions and the M of
+/// `--every`) one per solution.
 /// The puzzle and solutions are on one line each, `.` empty; the error
 /// column holds why the record is invalid or its given solution wrong.
 fn write_csv(
     out: &mut impl Write,
     record: &Answered<'_>,
-    all: Option<u64>,
+    all: Option<(u64, u64)>,
     rules: &Rules,
 ) -> io::Result<()> {
     let (word, count) = verdict(record.outcome);
@@ -507,11 +514,11 @@ fn write_csv(
     };
     match all {
         None => row(a.solution.as_ref()),
-        Some(max) => {
+        Some((max, every)) => {
             let rules = rules_of(p, rules);
             let problem = sudoku::encode_with(&p.grid, &rules).map_err(io::Error::other)?;
             let mut any = false;
-            for g in every_solution(p, &problem, &rules, max) {
+            for g in every_solution(p, &problem, &rules, max, every) {
                 row(Some(&g?))?;
                 any = true;
             }
@@ -533,16 +540,17 @@ fn write_record(
     max: u64,
     rules: &Rules,
 ) -> io::Result<()> {
+    let listing = (max, args.every.every);
     // How a grid is drawn; `None` for one line.
     let draw: Option<Draw> = match args.format {
         Some(SudokuFormat::Json) => {
             return match args.all {
-                true => write_json_all(out, record, max, rules),
+                true => write_json_all(out, record, listing, rules),
                 false => write_json(out, record, args.second),
             };
         }
         Some(SudokuFormat::Csv) => {
-            return write_csv(out, record, args.all.then_some(max), rules);
+            return write_csv(out, record, args.all.then_some(listing), rules);
         }
         Some(SudokuFormat::Line) => None,
         Some(SudokuFormat::Grid) => Some(as_grid),
@@ -562,7 +570,7 @@ fn write_record(
     }
     *previous_grid = Some(grid);
     match (args.all, draw) {
-        (true, _) => write_all(out, record, draw, max, rules),
+        (true, _) => write_all(out, record, draw, listing, rules),
         (false, Some(draw)) => write_grid(out, record, args.second, draw),
         (false, None) => write_line(out, record, args.second),
     }

@@ -3,15 +3,18 @@
 #![allow(dead_code)]
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 
-/// The workspace root.
+/// The crate's directory, where the tests run the binary: its `testdata/`
+/// holds links to the files the tests need (the repository's `testdata/`
+/// and exactly-puzzles' sudoku files), carried as plain files by the
+/// package, so the paths the tests name are those of the repository root.
 pub fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The `exactly` binary, to be run from the workspace root.
+/// The `exactly` binary, to be run from the crate's directory.
 pub fn exactly() -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_exactly"));
     cmd.current_dir(root());
