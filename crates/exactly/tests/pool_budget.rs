@@ -7,7 +7,7 @@ use exactly::{Engine, Limits, Outcome, Problem, StopReason};
 
 fn problem(name: &str) -> Problem {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../testdata")
+        .join("testdata")
         .join(name);
     parse_dlx(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
