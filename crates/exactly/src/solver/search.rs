@@ -243,7 +243,9 @@ impl<'p, L> Solver<'p, L> {
         // borrow the rest of the solver freely.
         let mut backend = self.take_backend();
         let outcome = match &mut backend {
-            Backend::Bits(b, f) => self.search_popcnt(b, f, mode, visit),
+            Backend::Bits(b, f) => {
+                crate::repr::bits::dispatch!(b, s => self.search_popcnt(s, f, mode, visit))
+            }
             Backend::Cells(c, f) => self.search(c, f, mode, visit),
             Backend::Masks(m, f) => self.search_avx2(m, f, mode, visit),
             Backend::Masks32(m, f) => self.search_avx2(m, f, mode, visit),
