@@ -242,7 +242,10 @@ fn run_once(mut command: Command) -> (Times, String, String) {
 /// The median of `times` (the lower middle one for an even count).
 fn median(mut times: Vec<Duration>) -> Duration {
     times.sort();
-    times.get((times.len().max(1) - 1) / 2).copied().unwrap_or_default()
+    times
+        .get((times.len().max(1) - 1) / 2)
+        .copied()
+        .unwrap_or_default()
 }
 
 /// Several runs of one program: median CPU time and best wall time.
