@@ -18,10 +18,16 @@
 //! - `de-bruijn-2-4-6.dlx`: `de-bruijn-dlx 2 4 6`;
 //! - `macmahon-hexagon.dlx`: `macmahon-triangles-dlx` (the hexagon board).
 //!
-//! Every run's solution count is checked against the others' (Knuth's
-//! programs print it on stderr as `Altogether N solutions`). The ratio is
-//! exactly's time over the fastest Knuth program of the family: below 1,
-//! exactly is faster.
+//! The programs take turns on each instance, run by run (exactly, DLX1,
+//! SSXC1, exactly, DLX1, ...), `--runs` times each (3 by default). The table
+//! gives each program's median CPU time (user plus system time of the child
+//! process, from `getrusage(RUSAGE_CHILDREN)` before and after it), which a
+//! loaded machine inflates far less than wall time. Every run's solution
+//! count is checked against the others' (Knuth's programs print it on stderr
+//! as `Altogether N solutions`). The CPU ratio is exactly's median CPU time
+//! over that of the fastest Knuth program of the family (by median CPU
+//! time), the wall ratio the same with the best wall times: below 1, exactly
+//! is faster.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -193,25 +199,69 @@ fn knuth_file(file: &Path, scratch: &Path) -> PathBuf {
     path
 }
 
-/// Runs a command with `file` on stdin (Knuth) or as its last argument
-/// (exactly); best wall time of `runs`, with stdout and stderr of the last.
-fn time(mut make: impl FnMut() -> Command, runs: usize) -> (Duration, String, String) {
-    let mut best = Duration::MAX;
-    let mut out = (String::new(), String::new());
-    for _ in 0..runs {
-        let start = Instant::now();
-        let o = make()
-            .stderr(Stdio::piped())
-            .stdout(Stdio::piped())
-            .output()
-            .expect("the program runs");
-        best = best.min(start.elapsed());
-        out = (
-            String::from_utf8_lossy(&o.stdout).into_owned(),
-            String::from_utf8_lossy(&o.stderr).into_owned(),
-        );
+/// User plus system time of the children waited for so far.
+fn children_cpu() -> Duration {
+    // SAFETY: `getrusage` fills the zeroed struct it is given.
+    #[allow(unsafe_code)]
+    let usage = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage);
+        usage
+    };
+    let tv = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+    tv(usage.ru_utime) + tv(usage.ru_stime)
+}
+
+/// One run's times: wall clock, and the child's user plus system time.
+#[derive(Clone, Copy, Debug)]
+struct Times {
+    wall: Duration,
+    cpu: Duration,
+}
+
+/// Runs `command` once with its output piped; its times, stdout and stderr.
+fn run_once(mut command: Command) -> (Times, String, String) {
+    let cpu = children_cpu();
+    let start = Instant::now();
+    let o = command
+        .stderr(Stdio::piped())
+        .stdout(Stdio::piped())
+        .output()
+        .expect("the program runs");
+    let times = Times {
+        wall: start.elapsed(),
+        cpu: children_cpu().saturating_sub(cpu),
+    };
+    (
+        times,
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+/// The median of `times` (the lower middle one for an even count).
+fn median(mut times: Vec<Duration>) -> Duration {
+    times.sort();
+    times
+        .get((times.len().max(1) - 1) / 2)
+        .copied()
+        .unwrap_or_default()
+}
+
+/// Several runs of one program: median CPU time and best wall time.
+#[derive(Default)]
+struct Runs {
+    times: Vec<Times>,
+}
+
+impl Runs {
+    fn cpu(&self) -> Duration {
+        median(self.times.iter().map(|t| t.cpu).collect())
     }
-    (best, out.0, out.1)
+
+    fn wall(&self) -> Duration {
+        self.times.iter().map(|t| t.wall).min().unwrap_or_default()
+    }
 }
 
 /// `Altogether N solutions` in a Knuth program's report.
@@ -222,9 +272,9 @@ fn knuth_count(stderr: &str) -> Option<u128> {
 
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
-    let mut runs = 3;
+    let mut runs_wanted = 3;
     if let Some(at) = args.iter().position(|a| a == "--runs") {
-        runs = args.get(at + 1).and_then(|r| r.parse().ok()).unwrap_or(3);
+        runs_wanted = args.get(at + 1).and_then(|r| r.parse().ok()).unwrap_or(3);
         args.drain(at..(at + 2).min(args.len()));
     }
     let only = args
@@ -245,8 +295,10 @@ fn main() {
     let scratch = std::env::temp_dir().join(format!("exactly-knuth-{}", std::process::id()));
     std::fs::create_dir_all(&scratch).expect("scratch folder");
     let testdata = bench.join("../testdata");
-    println!("| family | instance | exactly (s) | Knuth's programs (s) | fastest | ratio |");
-    println!("| --- | --- | --- | --- | --- | --- |");
+    println!(
+        "| family | instance | exactly CPU (s) | Knuth's programs CPU (s) | fastest | CPU ratio | wall ratio |"
+    );
+    println!("| --- | --- | --- | --- | --- | --- | --- |");
     for case in suite(&testdata, &scratch) {
         if only
             .as_ref()
@@ -254,67 +306,91 @@ fn main() {
         {
             continue;
         }
-        let (ours, out, err) = time(
-            || {
-                let mut c = Command::new(&exactly);
-                c.args(&case.args).arg(&case.file);
-                c
-            },
-            runs,
-        );
-        let our_count: Option<u128> = match case.family {
-            Family::Costs => None,
-            _ => out.lines().next().and_then(|l| l.trim().parse().ok()),
-        };
-        if case.family != Family::Costs && our_count.is_none() {
-            eprintln!("knuth: exactly gave no count on {}: {err}", case.name);
-            continue;
-        }
-        let mut knuth = Vec::new();
         let knuth_input = knuth_file(&case.file, &scratch);
+        // exactly first, then each Knuth program that is set; they take
+        // turns run by run, so that a change in the machine's load falls on
+        // all of them alike.
+        let mut programs: Vec<(&str, PathBuf)> = vec![("exactly", exactly.clone())];
         for &program in case.family.programs() {
-            let Ok(path) = std::env::var(program) else {
-                continue;
-            };
-            let (t, _, kerr) = time(
-                || {
-                    let mut c = Command::new(&path);
-                    c.args(&case.knuth_args)
-                        .stdin(std::fs::File::open(&knuth_input).expect("instance file"));
-                    c
-                },
-                runs,
-            );
-            let Some(theirs) = knuth_count(&kerr) else {
-                eprintln!("knuth: {program} failed on {}: {}", case.name, kerr.trim());
-                continue;
-            };
-            if let Some(ours) = our_count {
-                assert_eq!(
-                    ours, theirs,
-                    "{program} counts differently on {}",
-                    case.name
-                );
+            if let Some(path) = std::env::var_os(program) {
+                programs.push((program, PathBuf::from(path)));
             }
-            knuth.push((program, t));
         }
+        let command = |at: usize| {
+            let (name, path) = &programs[at];
+            let mut c = Command::new(path);
+            if *name == "exactly" {
+                c.args(&case.args).arg(&case.file);
+            } else {
+                c.args(&case.knuth_args)
+                    .stdin(std::fs::File::open(&knuth_input).expect("instance file"));
+            }
+            c
+        };
+        let mut runs: Vec<Option<Runs>> = programs.iter().map(|_| Some(Runs::default())).collect();
+        let mut our_count: Option<u128> = None;
+        for _ in 0..runs_wanted {
+            for (at, slot) in runs.iter_mut().enumerate() {
+                let Some(r) = slot else { continue };
+                let (times, out, err) = run_once(command(at));
+                let name = programs[at].0;
+                let count = if at == 0 {
+                    if case.family == Family::Costs {
+                        None
+                    } else {
+                        let count = out.lines().next().and_then(|l| l.trim().parse().ok());
+                        if count.is_none() {
+                            eprintln!("knuth: exactly gave no count on {}: {err}", case.name);
+                            *slot = None;
+                            break;
+                        }
+                        count
+                    }
+                } else {
+                    let Some(theirs) = knuth_count(&err) else {
+                        eprintln!("knuth: {name} failed on {}: {}", case.name, err.trim());
+                        *slot = None;
+                        continue;
+                    };
+                    Some(theirs)
+                };
+                if at == 0 {
+                    our_count = count;
+                } else if let (Some(ours), Some(theirs)) = (our_count, count) {
+                    assert_eq!(ours, theirs, "{name} counts differently on {}", case.name);
+                }
+                r.times.push(times);
+            }
+            if runs[0].is_none() {
+                break;
+            }
+        }
+        let Some(ours) = runs[0].take() else {
+            continue;
+        };
+        let knuth: Vec<(&str, Runs)> = programs[1..]
+            .iter()
+            .zip(runs.drain(1..))
+            .filter_map(|((name, _), r)| Some((*name, r?)))
+            .collect();
         let listed: Vec<String> = knuth
             .iter()
-            .map(|(p, t)| format!("{p} {:.3}", t.as_secs_f64()))
+            .map(|(p, r)| format!("{p} {:.3}", r.cpu().as_secs_f64()))
             .collect();
-        let fastest = knuth.iter().min_by_key(|(_, t)| *t);
-        let (name, ratio) = match fastest {
-            Some((p, t)) => (
+        let fastest = knuth.iter().min_by_key(|(_, r)| r.cpu());
+        let (name, cpu_ratio, wall_ratio) = match fastest {
+            Some((p, r)) => (
                 p.to_string(),
-                format!("{:.2}", ours.as_secs_f64() / t.as_secs_f64()),
+                format!("{:.2}", ours.cpu().as_secs_f64() / r.cpu().as_secs_f64()),
+                format!("{:.2}", ours.wall().as_secs_f64() / r.wall().as_secs_f64()),
             ),
-            None => ("–".into(), "–".into()),
+            None => ("–".into(), "–".into(), "–".into()),
         };
         println!(
-            "| {} | {} | {:.3} | {} | {name} | {ratio} |",
+            "| {} | {} | {:.3} | {} | {name} | {cpu_ratio} | {wall_ratio} |",
             case.family.name(),
             case.name,
-            ours.as_secs_f64(),
+            ours.cpu().as_secs_f64(),
             if listed.is_empty() {
                 "not set".into()
             } else {

@@ -36,6 +36,13 @@ pub(crate) const SMALL_PRIMARY: usize = 64;
 /// See [`SMALL_PRIMARY`].
 pub(crate) const SMALL_OPTIONS: usize = 512;
 
+/// The fewest words per option set (more than [`SMALL_OPTIONS`] options)
+/// at which the branching rule counts each item's options over its
+/// nonzero words only, and stops a count once it cannot win.
+/// PERF: de-bruijn-2-4-6 (2402 options, 38 words, `bench/` knuth); below,
+/// dense rows measured faster (DESIGN.md, "Four representations").
+pub(crate) const SPARSE_WORDS: usize = 9;
+
 /// Whether `problem` is small enough for bitsets to beat item masks
 /// ([`SMALL_PRIMARY`], [`SMALL_OPTIONS`]).
 pub(crate) fn small<L>(problem: &Problem<L>) -> bool {
@@ -58,6 +65,14 @@ pub(crate) struct Bits {
     /// Per primary item (in declaration order): its options. (Keeping only
     /// the nonzero words measured slower on every benchmark instance.)
     opts: Vec<u64>,
+    /// Per primary item, when counts use them: where its nonzero words of
+    /// `opts` start in `sparse_at` and `sparse_word` (one more entry at the
+    /// end); empty when counts run over the dense rows.
+    sparse_start: Vec<u32>,
+    /// The word positions of the nonzero words of each item's row.
+    sparse_at: Vec<u32>,
+    /// Those words.
+    sparse_word: Vec<u64>,
     /// Per option: the options it conflicts with, itself included.
     conflict: Vec<u64>,
     /// Per option: its primary items.
@@ -129,10 +144,31 @@ impl Bits {
         for p in 0..n1 {
             set_bit(&mut open, p);
         }
+        let (mut sparse_start, mut sparse_at, mut sparse_word) =
+            (Vec::new(), Vec::new(), Vec::new());
+        if w >= SPARSE_WORDS {
+            let nonzero = opts.iter().filter(|&&x| x != 0).count();
+            sparse_start.reserve(n1 + 1);
+            sparse_at.reserve(nonzero);
+            sparse_word.reserve(nonzero);
+            for row in opts.chunks_exact(w) {
+                sparse_start.push(sparse_at.len() as u32);
+                for (k, &x) in row.iter().enumerate() {
+                    if x != 0 {
+                        sparse_at.push(k as u32);
+                        sparse_word.push(x);
+                    }
+                }
+            }
+            sparse_start.push(sparse_at.len() as u32);
+        }
         Bits {
             w,
             wi,
             opts,
+            sparse_start,
+            sparse_at,
+            sparse_word,
             conflict,
             covers,
             avail,
@@ -173,6 +209,65 @@ impl Bits {
             n += (self.avail.at(base + k) & self.opts.at(row + k)).count_ones();
         }
         n
+    }
+
+    /// Available options of primary item `p` at the current level, counted
+    /// over its nonzero words; the count stops once it reaches `limit`.
+    #[inline(always)]
+    fn count_sparse(&self, p: u32, limit: u32) -> u32 {
+        let base = (self.cur * self.w) as u32;
+        let (from, to) = (self.sparse_start.at(p), self.sparse_start.at(p + 1));
+        let mut n = 0;
+        for j in from..to {
+            n += (self.avail.at(base + self.sparse_at.at(j)) & self.sparse_word.at(j)).count_ones();
+            if n >= limit {
+                break;
+            }
+        }
+        n
+    }
+
+    /// [`Structure::choose`] over rows of nonzero words: a count stops as
+    /// soon as it cannot beat the best so far (nor tie it, with `rng`).
+    #[inline(always)]
+    fn choose_sparse(&mut self, rng: &mut Option<u64>, enough: u32) -> u32 {
+        let mut best = 0;
+        let mut t = u32::MAX;
+        let mut ties = 0u64;
+        let base = self.cur * self.wi;
+        'scan: for k in 0..self.wi {
+            let mut word = self.open.at((base + k) as u32);
+            while word != 0 {
+                let p = (k * 64 + word.trailing_zeros() as usize) as u32;
+                word &= word - 1;
+                match rng {
+                    None => {
+                        let s = self.count_sparse(p, t);
+                        if s < t {
+                            best = p;
+                            t = s;
+                            if t <= enough {
+                                break 'scan;
+                            }
+                        }
+                    }
+                    Some(state) => {
+                        let s = self.count_sparse(p, t.saturating_add(1));
+                        if s < t {
+                            best = p;
+                            t = s;
+                            ties = 1;
+                        } else if s == t {
+                            ties += 1;
+                            if next_random(state) % ties == 0 {
+                                best = p;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        best
     }
 }
 
@@ -461,6 +556,9 @@ impl Structure for Bits {
 
     #[inline(always)]
     fn choose(&mut self, rng: &mut Option<u64>, enough: u32) -> u32 {
+        if !self.sparse_start.is_empty() {
+            return self.choose_sparse(rng, enough);
+        }
         let mut best = 0;
         let mut t = u32::MAX;
         let mut ties = 0u64;
@@ -501,7 +599,11 @@ impl Structure for Bits {
 
     #[inline(always)]
     fn len(&self, item: u32) -> u32 {
-        self.count(item)
+        if self.sparse_start.is_empty() {
+            self.count(item)
+        } else {
+            self.count_sparse(item, u32::MAX)
+        }
     }
 
     fn enter(&mut self, frame: &mut Frame<Level>) {
@@ -577,5 +679,67 @@ impl Structure for Bits {
 
     fn debug_check(&self) -> Result<(), String> {
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sparse_rows_choose_and_count_as_dense_rows_do() {
+        // 40 primary items, every pair an option (780 options, 13 words per
+        // set), and a secondary item with three colors.
+        let n = 40u32;
+        let mut text = String::new();
+        for i in 0..n {
+            text.push_str(&format!("p{i} "));
+        }
+        text.push_str("| s\n");
+        for i in 0..n {
+            for j in i + 1..n {
+                text.push_str(&format!("p{i} p{j} s:{}\n", (i * j) % 3));
+            }
+        }
+        let problem = crate::format::parse_dlx(&text).unwrap();
+        let sparse = Bits::new(&problem);
+        assert!(!sparse.sparse_start.is_empty());
+        let mut dense = sparse.clone();
+        dense.sparse_start.clear();
+        let mut rng = 7u64;
+        let mut deepest = 0;
+        for _ in 0..40 {
+            let (mut a, mut b) = (sparse.clone(), dense.clone());
+            let mut depth = 0;
+            while a.primaries_left() > 0 {
+                assert_eq!(a.primaries_left(), b.primaries_left());
+                for p in 0..n {
+                    assert_eq!(a.is_open(p), b.is_open(p));
+                    if a.is_open(p) {
+                        assert_eq!(a.len(p), b.len(p), "item {p} at depth {depth}");
+                    }
+                }
+                for enough in [0, 1, 2] {
+                    assert_eq!(a.choose(&mut None, enough), b.choose(&mut None, enough));
+                }
+                let (mut ra, mut rb) = (Some(rng), Some(rng));
+                assert_eq!(a.choose(&mut ra, 0), b.choose(&mut rb, 0));
+                assert_eq!(ra, rb);
+                let i = a.choose(&mut None, 0);
+                let d = a.len(i);
+                if d == 0 {
+                    break;
+                }
+                let (mut fa, mut fb) = (Frame::new(i, d), Frame::new(i, d));
+                a.enter(&mut fa);
+                b.enter(&mut fb);
+                for _ in 0..=next_random(&mut rng) % u64::from(d) {
+                    assert_eq!(a.next_option(&mut fa), b.next_option(&mut fb));
+                }
+                depth += 1;
+            }
+            deepest = deepest.max(depth);
+        }
+        assert!(deepest >= 3, "the walks went {deepest} levels deep");
     }
 }
