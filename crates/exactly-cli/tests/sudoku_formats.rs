@@ -64,6 +64,12 @@ fn each_grid_format_is_detected_and_solved() {
         ("puzzle.ss", InputFormat::Ss),
         ("bordered-star.txt", InputFormat::Bordered),
         ("bordered-plus.txt", InputFormat::Bordered),
+        // Sections before [Puzzle] ([Properties], [Settings]) and `#`
+        // comments are skipped.
+        ("properties.sdk", InputFormat::Sdk),
+        // Rows spaced out, `-------+-------+------` between bands: read as
+        // a bordered print.
+        ("puzzle-spaced.ss", InputFormat::Bordered),
     ] {
         let records = Reader::new().read(&read(file));
         assert_eq!(records.len(), 1, "{file}");
@@ -80,6 +86,11 @@ fn each_grid_format_is_detected_and_solved() {
             assert_eq!(check_solves(&out, &puzzle), want, "{file} {forced}");
         }
     }
+    // Simple Sudoku also saves `.ss` files framed by `*-----------*` and
+    // `|---+---+---|` lines: `--input-format ss` reads them too.
+    let (code, out, err) = sudoku(&[&sample("bordered-star.txt"), "--input-format", "ss"], "");
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(check_solves(&out, &puzzle), want);
     // Any size: a bordered 6x6 (boxes of 2x3).
     let (code, out, err) = sudoku(&[&sample("bordered-6x6.txt")], "");
     assert_eq!(code, 0, "{err}");

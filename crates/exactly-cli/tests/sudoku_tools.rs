@@ -30,16 +30,31 @@ fn verdicts(input: &str, extra: &[&str]) -> Vec<String> {
 /// Every puzzle minus one of its clues, one a line (for jigsaws, with the
 /// region map after it).
 fn with_one_clue_less(line: &str) -> Vec<String> {
+    with_one_orbit_less(line, "none")
+}
+
+/// Every puzzle minus one orbit of its clues under `symmetry` (`none`,
+/// `rotational` or `mirror`): a clue alone, or a clue with its image.
+fn with_one_orbit_less(line: &str, symmetry: &str) -> Vec<String> {
     let (cells, map) = match line.split_once(' ') {
         Some((c, m)) => (c, Some(m)),
         None => (line, None),
     };
     let chars: Vec<char> = cells.chars().collect();
+    let n = (1..=64).find(|n| n * n == chars.len()).unwrap();
+    let image = |i: usize| match symmetry {
+        "none" => i,
+        "rotational" => n * n - 1 - i,
+        "mirror" => (i / n) * n + (n - 1 - i % n),
+        _ => panic!("symmetry {symmetry}"),
+    };
     (0..chars.len())
-        .filter(|&i| chars[i] != '.')
+        .filter(|&i| chars[i] != '.' && image(i) >= i)
         .map(|i| {
+            assert_ne!(chars[image(i)], '.', "{line}: not {symmetry}");
             let mut fewer = chars.clone();
             fewer[i] = '.';
+            fewer[image(i)] = '.';
             let fewer: String = fewer.into_iter().collect();
             match map {
                 Some(m) => format!("{fewer} {m}"),
@@ -84,6 +99,97 @@ fn generated_puzzles_have_one_solution_and_are_minimal() {
             "{gen:?}: not minimal: {words:?}"
         );
     }
+}
+
+/// `exactly sudoku gen` with fixed seeds: the output, byte for byte, is
+/// `testdata/cli/sudoku-gen/NAME.txt` (rewritten with `EXACTLY_BLESS=1`);
+/// each committed puzzle has one solution, and emptying any orbit of its
+/// clues (a cell, or a symmetric pair) gives several.
+#[test]
+fn generated_puzzles_match_the_golden_files() {
+    let bless = std::env::var_os("EXACTLY_BLESS").is_some();
+    let dir = common::root().join("testdata/cli/sudoku-gen");
+    let cases: [(&str, &[&str], &[&str], &str); 8] = [
+        ("4x4", &["--size", "4", "--count", "6"], &[], "none"),
+        (
+            "6x6-box-2x3",
+            &["--box", "2x3", "--count", "4"],
+            &["--box", "2x3"],
+            "none",
+        ),
+        ("9x9", &["--count", "4"], &[], "none"),
+        (
+            "9x9-diagonals",
+            &["--count", "3", "--diagonals"],
+            &["--diagonals"],
+            "none",
+        ),
+        (
+            "9x9-jigsaw",
+            &["--count", "3", "--jigsaw"],
+            &["--jigsaw"],
+            "none",
+        ),
+        (
+            "6x6-jigsaw",
+            &["--size", "6", "--count", "3", "--jigsaw"],
+            &["--jigsaw"],
+            "none",
+        ),
+        (
+            "9x9-rotational",
+            &["--count", "3", "--symmetry", "rotational"],
+            &[],
+            "rotational",
+        ),
+        (
+            "9x9-mirror",
+            &["--count", "3", "--symmetry", "mirror"],
+            &[],
+            "mirror",
+        ),
+    ];
+    let mut failures = Vec::new();
+    for (name, gen, solve, symmetry) in cases {
+        let mut args = vec!["sudoku", "gen", "--seed", "2026", "--threads", "2"];
+        args.extend_from_slice(gen);
+        let (code, out, err) = exactly(&args, "");
+        assert_eq!(code, 0, "{name}: {err}");
+        let path = dir.join(format!("{name}.txt"));
+        if bless {
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(&path, &out).unwrap();
+            continue;
+        }
+        let expected = std::fs::read_to_string(&path).unwrap_or_default();
+        if out != expected {
+            failures.push(format!(
+                "{name} (exactly {}):\n--- expected\n{expected}--- actual\n{out}",
+                args.join(" ")
+            ));
+            continue;
+        }
+        assert!(
+            verdicts(&expected, solve).iter().all(|v| v == "unique"),
+            "{name}: {expected}"
+        );
+        let fewer: Vec<String> = expected
+            .lines()
+            .flat_map(|l| with_one_orbit_less(l, symmetry))
+            .collect();
+        assert!(!fewer.is_empty());
+        let words = verdicts(&(fewer.join("\n") + "\n"), solve);
+        assert_eq!(words.len(), fewer.len());
+        assert!(
+            words.iter().all(|v| v == "multiple"),
+            "{name}: not minimal: {words:?}"
+        );
+    }
+    assert!(
+        failures.is_empty(),
+        "output differs from testdata/cli/sudoku-gen/ (EXACTLY_BLESS=1 rewrites it):\n{}",
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -305,6 +411,38 @@ fn rate_names_the_hardest_technique() {
     assert_eq!(lines[2], "none");
     let (code, out, _) = exactly(&["sudoku", "rate"], "12..34..........\n");
     assert_eq!((code, out.as_str()), (1, "multiple\n"));
+}
+
+#[test]
+fn rate_on_several_threads_keeps_the_input_order() {
+    // The hardest sample, the 17-clue sample, and records that are not
+    // unique or not valid in between.
+    let dir = common::root().join("crates/exactly-puzzles/testdata/sudoku");
+    let mut input = std::fs::read_to_string(dir.join("forum-hardest-sample.txt")).unwrap();
+    input.push_str("12..34..........\n11..............\n123....4........\n");
+    input.push_str(&std::fs::read_to_string(dir.join("17-clue-sample.txt")).unwrap());
+    for format in ["line", "json"] {
+        let run_with = |threads: &str| {
+            let (code, out, err) = exactly(
+                &["sudoku", "rate", "--format", format, "--threads", threads],
+                &input,
+            );
+            assert_eq!(code, 2, "{err}");
+            out
+        };
+        let one = run_with("1");
+        assert!(one.lines().count() >= 55, "{one}");
+        assert_eq!(
+            one.lines().nth(12),
+            Some(if format == "line" {
+                "multiple"
+            } else {
+                r#"{"line":15,"verdict":"multiple"}"#
+            })
+        );
+        assert_eq!(run_with("3"), one, "--format {format}");
+        assert_eq!(run_with("8"), one, "--format {format}");
+    }
 }
 
 #[test]

@@ -217,7 +217,7 @@ pub enum SudokuTool {
     /// The next logical step of each puzzle: the technique, the cells it
     /// rests on, and what it places or removes.
     #[command(after_help = SUDOKU_TOOL_EXIT_CODES)]
-    Hint(SudokuRateArgs),
+    Hint(SudokuHintArgs),
     /// Write one puzzle as a Knuth-format exact-cover file: the whole
     /// matrix (324 items for 9x9), for `exactly count` or Knuth's programs.
     #[command(after_help = SUDOKU_TOOL_EXIT_CODES)]
@@ -260,7 +260,18 @@ pub enum SudokuToolFormat {
     Json,
 }
 
-/// Arguments of `exactly sudoku rate` and `exactly sudoku hint`.
+/// Arguments of `exactly sudoku hint`.
+#[derive(Debug, Args)]
+pub struct SudokuHintArgs {
+    #[command(flatten)]
+    pub input: SudokuInputArgs,
+
+    /// Output format.
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = SudokuToolFormat::Line)]
+    pub format: SudokuToolFormat,
+}
+
+/// Arguments of `exactly sudoku rate`.
 #[derive(Debug, Args)]
 pub struct SudokuRateArgs {
     #[command(flatten)]
@@ -269,6 +280,11 @@ pub struct SudokuRateArgs {
     /// Output format.
     #[arg(long, value_enum, value_name = "FORMAT", default_value_t = SudokuToolFormat::Line)]
     pub format: SudokuToolFormat,
+
+    /// Worker threads (default: all cores, at most 256): records are rated
+    /// in parallel, and the output keeps the input order.
+    #[arg(short = 'j', long, value_name = "N", value_parser = parse_threads)]
+    pub threads: Option<usize>,
 }
 
 /// Arguments of `exactly sudoku encode`.

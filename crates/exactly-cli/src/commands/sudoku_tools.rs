@@ -15,8 +15,8 @@ use exactly_puzzles::sudoku::{
 };
 
 use crate::cli::{
-    SudokuEncodeArgs, SudokuGenArgs, SudokuGenFormat, SudokuInputArgs, SudokuRateArgs, SudokuTool,
-    SudokuToolFormat, SymmetryArg,
+    SudokuEncodeArgs, SudokuGenArgs, SudokuGenFormat, SudokuHintArgs, SudokuInputArgs,
+    SudokuRateArgs, SudokuTool, SudokuToolFormat, SymmetryArg,
 };
 use crate::commands::sudoku::{error_text, parse_box, read_batch, rules_of, shape_and_regions};
 use crate::report::{self, Status};
@@ -37,9 +37,6 @@ const REGION_LABELS: &[u8; 64] =
 
 /// The most threads `sudoku gen` runs.
 const MAX_THREADS: usize = 256;
-
-/// Puzzles made per round of `sudoku gen` on the pool.
-const GEN_CHUNK: u64 = 1 << 12;
 
 /// A bound on the rating: a level, or search nodes.
 #[derive(Clone, Copy, Debug)]
@@ -238,11 +235,7 @@ fn gen(args: &SudokuGenArgs) -> anyhow::Result<Status> {
         generator = generator.max_nodes(nodes);
     }
     let rated = min.is_some() || max.is_some() || args.format == SudokuGenFormat::Json;
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .clamp(1, MAX_THREADS)
-        .min(usize::try_from(args.count).unwrap_or(usize::MAX));
+    let threads = threads_of(args.threads).min(usize::try_from(args.count).unwrap_or(usize::MAX));
     let make = |index: u64| -> Result<Option<Made>, SudokuError> {
         let mut rating = None;
         let made = generator.generate(args.seed, index, args.attempts, |made| {
@@ -260,52 +253,52 @@ fn gen(args: &SudokuGenArgs) -> anyhow::Result<Status> {
         })?;
         Ok(made.map(|(g, _)| (g, rating)))
     };
-    // The puzzles are made on the engine's pool, a chunk of indices at a
-    // time (so that no list of all `--count` indices is held), and printed
-    // in index order.
-    let mut results = BTreeMap::new();
-    let pool = Pool::new(threads);
-    let mut first = 0u64;
-    while first < args.count {
-        let end = first.saturating_add(GEN_CHUNK).min(args.count);
-        let items: Vec<usize> = (0..(end - first) as usize).collect();
-        let run = pool
-            .run(
-                &items,
-                || (),
-                |(), i, _| {
-                    Ok::<_, Infallible>(Item {
-                        value: make(first + i as u64),
-                        nodes: 0,
-                        outcome: Outcome::Complete,
-                    })
-                },
-                |_, _| {},
-            )
-            .unwrap_or_else(|failed| match failed.error {});
-        for (i, item) in run.items {
-            results.insert(first + i as u64, item.value);
-        }
-        first = end;
-    }
     let mut out = io::BufWriter::new(io::stdout().lock());
     let mut status = Status::Success;
     let mut unproven = 0;
-    for (index, made) in results {
-        match made? {
-            Some((g, rating)) => {
-                unproven += usize::from(g.unproven > 0);
-                write_made(&mut out, args, index, &g, rating.as_ref())?;
-            }
-            None => {
-                status = Status::NoSolution;
-                report::message(&format!(
-                    "puzzle {}: none of {} attempts met --clues, --min-rating and --max-rating",
-                    index + 1,
-                    args.attempts
-                ));
+    // The puzzles in rounds of a few per thread on the engine's pool
+    // ([`exactly::parallel::Pool`]), each round printed in index order as
+    // it ends.
+    let round = (threads as u64).saturating_mul(4);
+    let mut first = 0;
+    while first < args.count {
+        let last = args.count.min(first.saturating_add(round));
+        let items: Vec<usize> = (0..(last - first) as usize).collect();
+        let run = Pool::new(threads).run(
+            &items,
+            || (),
+            |(), i, _| {
+                Ok::<_, Infallible>(Item {
+                    value: make(first + i as u64),
+                    nodes: 0,
+                    outcome: Outcome::Complete,
+                })
+            },
+            |_, _| {},
+        );
+        let made = match run {
+            Ok(run) => run.items,
+            Err(failed) => match failed.error {},
+        };
+        for (i, item) in made {
+            let index = first + i as u64;
+            match item.value? {
+                Some((g, rating)) => {
+                    unproven += usize::from(g.unproven > 0);
+                    write_made(&mut out, args, index, &g, rating.as_ref())?;
+                }
+                None => {
+                    status = Status::NoSolution;
+                    report::message(&format!(
+                        "puzzle {}: none of {} attempts met --clues, --min-rating and --max-rating",
+                        index + 1,
+                        args.attempts
+                    ));
+                }
             }
         }
+        out.flush()?;
+        first = last;
     }
     out.flush()?;
     if unproven > 0 {
@@ -373,24 +366,60 @@ fn read(args: &SudokuInputArgs) -> anyhow::Result<(String, Vec<sudoku::Record>, 
     Ok((name, records, rules))
 }
 
-/// `exactly sudoku rate`.
+/// What `rate` finds for one record: a rating, the verdict of a puzzle
+/// without one solution, or the error text of an invalid record.
+type Rated = Result<Result<RatingRecord, Verdict>, String>;
+
+/// Rates one record.
+fn rate_record(record: &sudoku::Record, rules: &Rules) -> Rated {
+    let line = record.line;
+    let text = |e: &SudokuError| error_text(line, e);
+    let p = record.puzzle.as_ref().map_err(text)?;
+    let rules = rules_of(p, rules);
+    let answer = sudoku::solve_with(&p.grid, 2, &rules).map_err(|e| text(&e))?;
+    match answer.verdict {
+        Verdict::Unique => Ok(Ok(rate_puzzle(&p.grid, &rules).map_err(|e| text(&e))?)),
+        other => Ok(Err(other)),
+    }
+}
+
+/// The worker threads of `--threads`: all cores by default, at most
+/// [`MAX_THREADS`].
+fn threads_of(threads: Option<usize>) -> usize {
+    threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .clamp(1, MAX_THREADS)
+}
+
+/// `exactly sudoku rate`: the records rated on the engine's pool
+/// ([`exactly::parallel::Pool`]), printed in the input's order.
 fn rate(args: &SudokuRateArgs) -> anyhow::Result<Status> {
     let (name, records, rules) = read(&args.input)?;
     let total = records.len();
+    let items: Vec<usize> = (0..total).collect();
+    let run = Pool::new(threads_of(args.threads)).run(
+        &items,
+        || (),
+        |(), i, _| {
+            Ok::<_, Infallible>(Item {
+                value: rate_record(&records[i], &rules),
+                nodes: 0,
+                outcome: Outcome::Complete,
+            })
+        },
+        |_, _| {},
+    );
+    let rated = match run {
+        Ok(run) => run.items,
+        Err(failed) => match failed.error {},
+    };
     let mut out = io::BufWriter::new(io::stdout().lock());
     let (mut invalid, mut unsolved) = (0, false);
-    for record in records {
-        let line = record.line;
-        let result = record.puzzle.and_then(|p| {
-            let rules = rules_of(&p, &rules);
-            let answer = sudoku::solve_with(&p.grid, 2, &rules)?;
-            match answer.verdict {
-                Verdict::Unique => Ok(Ok(rate_puzzle(&p.grid, &rules)?)),
-                other => Ok(Err(other)),
-            }
-        });
-        let json = args.format == SudokuToolFormat::Json;
-        match result {
+    let json = args.format == SudokuToolFormat::Json;
+    // Nothing stops this pool: every record is rated, in order.
+    for (i, item) in rated {
+        let line = records[i].line;
+        match item.value {
             Ok(Ok(r)) if json => {
                 let mut object = r.json();
                 object["line"] = line.into();
@@ -407,9 +436,8 @@ fn rate(args: &SudokuRateArgs) -> anyhow::Result<Status> {
                     writeln!(out, "{}", verdict.word())?;
                 }
             }
-            Err(e) => {
+            Err(text) => {
                 invalid += 1;
-                let text = error_text(line, &e);
                 if json {
                     let object =
                         serde_json::json!({"line": line, "verdict": "invalid", "error": text});
@@ -439,7 +467,7 @@ fn finish(name: &str, invalid: usize, total: usize, unsolved: bool) -> anyhow::R
 }
 
 /// `exactly sudoku hint`.
-fn hint(args: &SudokuRateArgs) -> anyhow::Result<Status> {
+fn hint(args: &SudokuHintArgs) -> anyhow::Result<Status> {
     let (name, records, rules) = read(&args.input)?;
     let total = records.len();
     let mut out = io::BufWriter::new(io::stdout().lock());

@@ -42,6 +42,26 @@ pub(super) fn section(line_no: usize, content: &str, sdk: bool) -> Option<Sectio
     csv_header(t).map(Section::Csv)
 }
 
+/// The name of a `[Name]` line: letters, digits and spaces, starting with
+/// a letter.
+fn section_name(content: &str) -> Option<&str> {
+    let name = content.trim().strip_prefix('[')?.strip_suffix(']')?;
+    let word = name.starts_with(|c: char| c.is_ascii_alphabetic())
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == ' ');
+    word.then_some(name)
+}
+
+/// A `[Puzzle]` line.
+pub(super) fn is_puzzle_header(content: &str) -> bool {
+    section_name(content).is_some_and(|n| n.eq_ignore_ascii_case("puzzle"))
+}
+
+/// A `[Name]` line other than `[Puzzle]`: before any `[Puzzle]` section,
+/// the start of what may be a leading section of an `.sdk` file.
+pub(super) fn is_leading_header(content: &str) -> bool {
+    section_name(content).is_some_and(|n| !n.eq_ignore_ascii_case("puzzle"))
+}
+
 /// A rule line of an `.ss` file: only `-` (or `=`), at least two.
 pub(super) fn is_rule(line: &str) -> bool {
     let t = before_comment(line).trim();

@@ -16,7 +16,7 @@
 use std::collections::VecDeque;
 use std::io::{self, BufRead};
 
-use super::block::{is_decoration, is_rule, section, Section};
+use super::block::{is_decoration, is_leading_header, is_puzzle_header, is_rule, section, Section};
 use super::cells::{row_tokens, MAX_CELLS};
 use super::csv::{csv_header, Columns};
 use super::jigsaw::read_jigsaw;
@@ -36,6 +36,12 @@ pub const MAX_BLOCK: usize = 2 * Shape::MAX_SIZE + 1;
 /// count is checked, so a larger count is not waited for (it is an invalid
 /// record once more than this many records have come).
 pub const MAX_COUNT: usize = 1 << 16;
+
+/// The most lines held after a `[Name]` line that comes before any
+/// `[Puzzle]` section, waiting for a `[Puzzle]` header to show that they
+/// are leading sections of an `.sdk` file (`[Properties]`, …), and the
+/// most bytes of them.
+const MAX_LEADING: (usize, usize) = (64, 1 << 16);
 
 /// One line of input: its text, or the mark of a line past [`MAX_LINE`].
 pub(super) enum Line<'a> {
@@ -85,6 +91,15 @@ struct Auto {
     /// Whether a `[Puzzle]` section came: then other `[Name]` sections
     /// are skipped.
     sdk: bool,
+    /// The lines from a `[Name]` line before any `[Puzzle]` section on
+    /// (`None` for a line past [`MAX_LINE`]), held until a `[Puzzle]`
+    /// header comes (then they are skipped, leading sections of an `.sdk`
+    /// file) or [`MAX_LEADING`] is passed or the input ends (then they are
+    /// read as any lines are).
+    leading: Option<Vec<(usize, Option<String>)>>,
+    /// Whether held lines were given back: a `[Name]` line before any
+    /// `[Puzzle]` is then no longer held.
+    released: bool,
     /// The block of lines so far.
     block: Vec<(usize, String)>,
     /// Whether the block is past [`MAX_BLOCK`] lines: then each line is a
@@ -189,6 +204,7 @@ impl Feed {
         let (reader, ready) = (&self.reader, &mut self.ready);
         match &mut self.mode {
             Mode::Auto(auto) => {
+                auto.release(reader, ready);
                 auto.flush(reader, ready);
                 auto.end_section(reader, ready);
                 auto.check_count(reader, ready, true);
@@ -204,6 +220,8 @@ impl Default for Auto {
         Auto {
             section: Section::None,
             sdk: false,
+            leading: None,
+            released: false,
             block: Vec::new(),
             long: false,
             count: None,
@@ -301,7 +319,57 @@ impl Auto {
         }
     }
 
+    /// Reads the held lines of a `[Name]` line that no `[Puzzle]` header
+    /// followed as any lines are read.
+    fn release(&mut self, reader: &Reader, ready: &mut VecDeque<Record>) {
+        if let Some(held) = self.leading.take() {
+            self.released = true;
+            for (no, text) in held {
+                let line = text.as_deref().map_or(Line::Long, Line::Text);
+                self.push(reader, ready, no, line);
+            }
+        }
+    }
+
+    /// Holds `line` after a leading `[Name]` line (see [`Auto::leading`]):
+    /// true when it is held, false when it is to be read now (a `[Puzzle]`
+    /// header, which drops the held lines, or any line once the held lines
+    /// are given back).
+    fn hold(
+        &mut self,
+        reader: &Reader,
+        ready: &mut VecDeque<Record>,
+        no: usize,
+        line: &Line<'_>,
+    ) -> bool {
+        let Some(held) = &mut self.leading else {
+            return false;
+        };
+        let text = match line {
+            Line::Text(l) => Some(*l),
+            Line::Long => None,
+        };
+        if text.is_some_and(|l| is_puzzle_header(before_comment(l))) {
+            self.leading = None;
+            return false;
+        }
+        let bytes: usize = held
+            .iter()
+            .map(|(_, t)| t.as_ref().map_or(0, String::len))
+            .sum();
+        let len = text.map_or(0, str::len);
+        if held.len() < MAX_LEADING.0 && bytes + len <= MAX_LEADING.1 {
+            held.push((no, text.map(str::to_string)));
+            return true;
+        }
+        self.release(reader, ready);
+        false
+    }
+
     fn push(&mut self, reader: &Reader, ready: &mut VecDeque<Record>, no: usize, line: Line<'_>) {
+        if self.hold(reader, ready, no, &line) {
+            return;
+        }
         let line = match line {
             Line::Text(line) => line,
             Line::Long => {
@@ -332,6 +400,10 @@ impl Auto {
                 self.flush(reader, ready);
                 self.end_section(reader, ready);
             }
+            return;
+        }
+        if !reader.jigsaw && !self.sdk && !self.released && is_leading_header(content) {
+            self.leading = Some(vec![(no, Some(line.to_string()))]);
             return;
         }
         if !reader.jigsaw {

@@ -341,6 +341,45 @@ fn ss_rules_are_dropped_but_rows_of_dashes_stay() {
 }
 
 #[test]
+fn sections_before_the_puzzle_section_are_skipped() {
+    // testdata/sudoku/formats/properties.sdk: [Properties] and [Settings]
+    // sections, `#` comments and a blank line before [Puzzle].
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/testdata/sudoku/formats/properties.sdk"
+    ))
+    .unwrap();
+    let r = parse(&text, None);
+    assert_eq!(r.len(), 1);
+    assert_eq!((r[0].line, r[0].format), (9, InputFormat::Sdk));
+    assert_eq!(r[0].puzzle.as_ref().unwrap().grid.givens(), 36);
+    // Read a line at a time, the same.
+    let streamed: Vec<_> = Reader::new()
+        .records(text.as_bytes())
+        .map(|r| r.unwrap().line)
+        .collect();
+    assert_eq!(streamed, vec![9]);
+    // No [Puzzle] header after it: a bracketed line and the lines after it
+    // are read as any lines are (nothing is skipped unseen).
+    let r = parse("[Hard]\nAuthor=x\n\n12..34..........\n", None);
+    assert_eq!(r.len(), 3);
+    assert!(r[0].puzzle.is_err() && r[1].puzzle.is_err());
+    assert_eq!(r[2].line, 4);
+    assert!(r[2].puzzle.is_ok());
+    // A [Puzzle] header too far below (past 64 held lines) skips nothing.
+    let mut text = String::from("[Hard]\n");
+    for _ in 0..100 {
+        text.push_str("12..34..........\n");
+    }
+    text.push_str("[Puzzle]\n1...\n..1.\n.1..\n...1\n");
+    let r = parse(&text, None);
+    assert_eq!(r.len(), 102);
+    assert!(r[0].puzzle.is_err());
+    assert!(r[1..].iter().all(|r| r.puzzle.is_ok()));
+    assert_eq!(r[101].format, InputFormat::Sdk);
+}
+
+#[test]
 fn sections_and_csv_headers() {
     let text = "[Puzzle]\n1...\n..1.\n.1..\n...1\n[State]\nxyz\n\n[Other]\n1\n";
     let r = parse(text, None);
