@@ -181,7 +181,8 @@ pub const SUDOKU_TOOL_EXIT_CODES: &str = "\
 Exit status:
   0  every record answered
   1  (rate) some puzzle has no solution or several; (encode) never
-  2  some record is not a valid puzzle, or usage";
+  2  some record is not a valid puzzle, or usage
+  3  (rate) some puzzle ran out of its --max-nodes or --timeout budget";
 
 /// The exit statuses of `exactly sudoku gen`.
 pub const SUDOKU_GEN_EXIT_CODES: &str = "\
@@ -205,7 +206,7 @@ pub enum SudokuTool {
     /// The next logical step of each puzzle: the technique, the cells it
     /// rests on, and what it places or removes.
     #[command(after_help = SUDOKU_TOOL_EXIT_CODES)]
-    Hint(SudokuRateArgs),
+    Hint(SudokuHintArgs),
     /// Write one puzzle as a Knuth-format exact-cover file: the whole
     /// matrix (324 items for 9x9), for `exactly count` or Knuth's programs.
     #[command(after_help = SUDOKU_TOOL_EXIT_CODES)]
@@ -248,9 +249,32 @@ pub enum SudokuToolFormat {
     Json,
 }
 
-/// Arguments of `exactly sudoku rate` and `exactly sudoku hint`.
+/// Arguments of `exactly sudoku rate`.
 #[derive(Debug, Args)]
 pub struct SudokuRateArgs {
+    #[command(flatten)]
+    pub input: SudokuInputArgs,
+
+    /// Output format.
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = SudokuToolFormat::Line)]
+    pub format: SudokuToolFormat,
+
+    /// A node budget for each puzzle: for each of its searches (the check
+    /// for one solution, the search-node count) and for the guesses of
+    /// its rating. A puzzle that runs out of it is rated `unknown`, the
+    /// batch goes on, and the exit status is 3.
+    #[arg(long, value_name = "N", value_parser = parse_limit, allow_negative_numbers = true)]
+    pub max_nodes: Option<u64>,
+
+    /// A time budget for each puzzle, in seconds (fractions allowed), as
+    /// --max-nodes.
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds, allow_negative_numbers = true)]
+    pub timeout: Option<Duration>,
+}
+
+/// Arguments of `exactly sudoku hint`.
+#[derive(Debug, Args)]
+pub struct SudokuHintArgs {
     #[command(flatten)]
     pub input: SudokuInputArgs,
 

@@ -14,8 +14,8 @@ use exactly_puzzles::sudoku::{
 };
 
 use crate::cli::{
-    SudokuEncodeArgs, SudokuGenArgs, SudokuGenFormat, SudokuInputArgs, SudokuRateArgs, SudokuTool,
-    SudokuToolFormat, SymmetryArg,
+    SudokuEncodeArgs, SudokuGenArgs, SudokuGenFormat, SudokuHintArgs, SudokuInputArgs,
+    SudokuRateArgs, SudokuTool, SudokuToolFormat, SymmetryArg,
 };
 use crate::commands::sudoku::{error_text, parse_box, read_batch, rules_of, shape_and_regions};
 use crate::report::{self, Status};
@@ -365,16 +365,14 @@ fn rate(args: &SudokuRateArgs) -> anyhow::Result<Status> {
     let (name, records, rules) = read(&args.input)?;
     let total = records.len();
     let mut out = io::BufWriter::new(io::stdout().lock());
-    let (mut invalid, mut unsolved) = (0, false);
+    let (mut invalid, mut unsolved, mut stopped) = (0, false, false);
     for record in records {
         let line = record.line;
         let result = record.puzzle.and_then(|p| {
             let rules = rules_of(&p, &rules);
-            let answer = sudoku::solve_with(&p.grid, 2, &rules)?;
-            match answer.verdict {
-                Verdict::Unique => Ok(Ok(rate_puzzle(&p.grid, &rules)?)),
-                other => Ok(Err(other)),
-            }
+            let rated = rate_within(&p.grid, &rules, args.max_nodes, args.timeout)?;
+            stopped |= matches!(rated, Err(Verdict::Unknown));
+            Ok(rated)
         });
         let json = args.format == SudokuToolFormat::Json;
         match result {
@@ -386,7 +384,7 @@ fn rate(args: &SudokuRateArgs) -> anyhow::Result<Status> {
             }
             Ok(Ok(r)) => writeln!(out, "{}", r.line())?,
             Ok(Err(verdict)) => {
-                unsolved = true;
+                unsolved |= verdict != Verdict::Unknown;
                 if json {
                     let object = serde_json::json!({"line": line, "verdict": verdict.word()});
                     writeln!(out, "{object}")?;
@@ -408,7 +406,49 @@ fn rate(args: &SudokuRateArgs) -> anyhow::Result<Status> {
         }
     }
     out.flush()?;
-    finish(&name, invalid, total, unsolved)
+    let status = finish(&name, invalid, total, unsolved)?;
+    Ok(if stopped { Status::Stopped } else { status })
+}
+
+/// Rates a puzzle within a budget for each of its searches (and the
+/// guesses of its rating), its time counted from the start: the rating of
+/// a puzzle with one solution, else its verdict (`Unknown` once a budget
+/// ran out).
+fn rate_within(
+    grid: &Grid,
+    rules: &Rules,
+    max_nodes: Option<u64>,
+    timeout: Option<std::time::Duration>,
+) -> Result<Result<RatingRecord, Verdict>, SudokuError> {
+    let start = exactly::time::Instant::now();
+    let left = || timeout.map(|t| t.saturating_sub(start.elapsed()));
+    let limits = || {
+        let mut limits = exactly::Limits::default();
+        if let Some(nodes) = max_nodes {
+            limits = limits.max_nodes(nodes);
+        }
+        if let Some(time) = left() {
+            limits = limits.max_time(time);
+        }
+        limits
+    };
+    let answer = sudoku::solve_parallel(grid, 2, rules, &limits(), 1)?;
+    if answer.verdict != Verdict::Unique {
+        return Ok(Err(answer.verdict));
+    }
+    let stop = |guesses: u64| {
+        max_nodes.is_some_and(|n| guesses >= n) || left().is_some_and(|t| t.is_zero())
+    };
+    let Some(rating) = logic::rate_within(grid, rules, &stop)? else {
+        return Ok(Err(Verdict::Unknown));
+    };
+    if left().is_some_and(|t| t.is_zero()) {
+        return Ok(Err(Verdict::Unknown));
+    }
+    match logic::search_nodes_within(grid, rules, &limits())? {
+        Some(nodes) => Ok(Ok(RatingRecord::new(&rating, nodes))),
+        None => Ok(Err(Verdict::Unknown)),
+    }
 }
 
 /// The exit status of `rate` and `hint`: an error (status 2) when some
@@ -426,7 +466,7 @@ fn finish(name: &str, invalid: usize, total: usize, unsolved: bool) -> anyhow::R
 }
 
 /// `exactly sudoku hint`.
-fn hint(args: &SudokuRateArgs) -> anyhow::Result<Status> {
+fn hint(args: &SudokuHintArgs) -> anyhow::Result<Status> {
     let (name, records, rules) = read(&args.input)?;
     let total = records.len();
     let mut out = io::BufWriter::new(io::stdout().lock());
