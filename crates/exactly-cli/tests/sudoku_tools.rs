@@ -417,7 +417,7 @@ fn rate_names_the_hardest_technique() {
 fn rate_on_several_threads_keeps_the_input_order() {
     // The hardest sample, the 17-clue sample, and records that are not
     // unique or not valid in between.
-    let dir = common::root().join("crates/exactly-puzzles/testdata/sudoku");
+    let dir = common::root().join("testdata/sudoku");
     let mut input = std::fs::read_to_string(dir.join("forum-hardest-sample.txt")).unwrap();
     input.push_str("12..34..........\n11..............\n123....4........\n");
     input.push_str(&std::fs::read_to_string(dir.join("17-clue-sample.txt")).unwrap());
@@ -443,6 +443,53 @@ fn rate_on_several_threads_keeps_the_input_order() {
         assert_eq!(run_with("3"), one, "--format {format}");
         assert_eq!(run_with("8"), one, "--format {format}");
     }
+}
+
+#[test]
+fn rate_keeps_to_its_budgets() {
+    let hardest = std::fs::read_to_string(
+        common::root().join("testdata/sudoku/forum-hardest-sample.txt"),
+    )
+    .unwrap();
+    // A budget the ratings fit in changes nothing.
+    let (code, plain, err) = exactly(&["sudoku", "rate", "-"], &hardest);
+    assert_eq!(code, 0, "{err}");
+    let roomy = ["--max-nodes", "100000000", "--timeout", "1000"];
+    let (code, out, err) = exactly(
+        &[&["sudoku", "rate", "-"][..], &roomy[..]].concat(),
+        &hardest,
+    );
+    assert_eq!((code, out.as_str()), (0, plain.as_str()), "{err}");
+    // One node: each of these puzzles needs guesses, so none is rated; the
+    // batch goes on and the exit status is 3.
+    let (code, out, err) = exactly(&["sudoku", "rate", "--max-nodes", "1", "-"], &hardest);
+    assert_eq!(code, 3, "{err}");
+    assert_eq!(out, "unknown\n".repeat(12));
+    // The empty 64x64 grid, whose check for a second solution has no end
+    // in sight, then a 4x4 puzzle that is rated.
+    let input = format!("{}\n34.........2.3..\n", ".".repeat(64 * 64));
+    let (code, out, err) = exactly(&["sudoku", "rate", "--max-nodes", "1000", "-"], &input);
+    assert_eq!(code, 3, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "unknown");
+    assert!(lines[1].starts_with("naked-single nodes="), "{out}");
+    let (code, out, err) = exactly(
+        &[
+            "sudoku",
+            "rate",
+            "--format",
+            "json",
+            "--timeout",
+            "0.2",
+            "-",
+        ],
+        &input,
+    );
+    assert_eq!(code, 3, "{err}");
+    assert!(
+        out.starts_with(r#"{"line":1,"verdict":"unknown"}"#),
+        "{out}"
+    );
 }
 
 #[test]

@@ -60,3 +60,36 @@ fn replay_fuzz_inputs() {
     }
     assert!(n >= Contest::ALL.len(), "{n} inputs");
 }
+
+/// The steps `contest` takes to answer `text`, and the text's size.
+fn steps_of(contest: Contest, text: &str) -> (usize, u64) {
+    let before = exactly::work::steps();
+    let answers = contest::answers(contest, text);
+    assert_eq!(answers.len(), 1, "{answers:?}");
+    (text.len(), exactly::work::steps() - before)
+}
+
+#[test]
+fn a_long_hust1017_row_is_read_in_linear_steps() {
+    // One row of n ones in n columns, the first column repeated at its
+    // end: the check for a column given twice must not scan the row for
+    // every column.
+    let row = |n: usize| {
+        let cols: Vec<String> = (1..n).map(|c| c.to_string()).collect();
+        format!("1 {n}\n{n} {} 1\n", cols.join(" "))
+    };
+    let ((small_size, small), (large_size, large)) = (
+        steps_of(Contest::Hust1017, &row(2000)),
+        steps_of(Contest::Hust1017, &row(20_000)),
+    );
+    let size = large_size as f64 / small_size as f64;
+    let ratio = large as f64 / small as f64;
+    assert!(
+        ratio <= 1.2 * size,
+        "{size:.1}x the input took {ratio:.1}x the steps ({small} -> {large})"
+    );
+    let answer = &contest::answers(Contest::Hust1017, &row(3))[0];
+    let e = answer.as_ref().unwrap_err();
+    assert_eq!((e.line, e.column), (2, 7), "{e}");
+    assert!(e.message.contains("column 1 appears twice in row 1"), "{e}");
+}

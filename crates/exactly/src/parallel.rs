@@ -105,6 +105,35 @@ pub fn split_with_solutions<L>(
     (split, above)
 }
 
+/// [`split_with_solutions`] within `limits` (all the cuts together), as
+/// [`split_within`]: when the outcome is not [`Outcome::Complete`] the
+/// subproblems do not cover the tree, so they must not be used. Callers
+/// whose whole run has a budget keep the split, which can take long on a
+/// large problem, within it.
+///
+/// ```
+/// use exactly::{Limits, Outcome, StopReason};
+/// let p = exactly::format::parse_dlx("a b\na\nb\na b\n")?;
+/// let (split, above, outcome) = exactly::parallel::split_with_solutions_within(
+///     &p, exactly::Engine::Auto, 100, 8, &Limits::default());
+/// assert_eq!((split.solutions, above.len(), outcome), (2, 2, Outcome::Complete));
+/// let none = Limits::default().max_nodes(1);
+/// let (_, _, outcome) =
+///     exactly::parallel::split_with_solutions_within(&p, exactly::Engine::Auto, 100, 8, &none);
+/// assert_eq!(outcome, Outcome::Stopped(StopReason::NodeLimit));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn split_with_solutions_within<L>(
+    problem: &Problem<L>,
+    engine: Engine,
+    min: usize,
+    max_depth: usize,
+    limits: &Limits,
+) -> (Split, Vec<Vec<OptionId>>, Outcome) {
+    let (split, above, outcome, _) = cut(problem, engine, min, max_depth, true, limits);
+    (split, above, outcome)
+}
+
 /// Cuts at depths 0, 1, … until a cut is deep enough, all the cuts within
 /// `limits` together. Returns the last cut, the solutions above it (when
 /// `keep`), how it ended and the nodes of all the cuts.

@@ -193,7 +193,8 @@ pub const SUDOKU_TOOL_EXIT_CODES: &str = "\
 Exit status:
   0  every record answered
   1  (rate) some puzzle has no solution or several; (encode) never
-  2  some record is not a valid puzzle, or usage";
+  2  some record is not a valid puzzle, or usage
+  3  (rate) some puzzle ran out of its --max-nodes or --timeout budget";
 
 /// The exit statuses of `exactly sudoku gen`.
 pub const SUDOKU_GEN_EXIT_CODES: &str = "\
@@ -260,17 +261,6 @@ pub enum SudokuToolFormat {
     Json,
 }
 
-/// Arguments of `exactly sudoku hint`.
-#[derive(Debug, Args)]
-pub struct SudokuHintArgs {
-    #[command(flatten)]
-    pub input: SudokuInputArgs,
-
-    /// Output format.
-    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = SudokuToolFormat::Line)]
-    pub format: SudokuToolFormat,
-}
-
 /// Arguments of `exactly sudoku rate`.
 #[derive(Debug, Args)]
 pub struct SudokuRateArgs {
@@ -285,6 +275,29 @@ pub struct SudokuRateArgs {
     /// in parallel, and the output keeps the input order.
     #[arg(short = 'j', long, value_name = "N", value_parser = parse_threads)]
     pub threads: Option<usize>,
+
+    /// A node budget for each puzzle: for each of its searches (the check
+    /// for one solution, the search-node count) and for the guesses of
+    /// its rating. A puzzle that runs out of it is rated `unknown`, the
+    /// batch goes on, and the exit status is 3.
+    #[arg(long, value_name = "N", value_parser = parse_limit, allow_negative_numbers = true)]
+    pub max_nodes: Option<u64>,
+
+    /// A time budget for each puzzle, in seconds (fractions allowed), as
+    /// --max-nodes.
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds, allow_negative_numbers = true)]
+    pub timeout: Option<Duration>,
+}
+
+/// Arguments of `exactly sudoku hint`.
+#[derive(Debug, Args)]
+pub struct SudokuHintArgs {
+    #[command(flatten)]
+    pub input: SudokuInputArgs,
+
+    /// Output format.
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = SudokuToolFormat::Line)]
+    pub format: SudokuToolFormat,
 }
 
 /// Arguments of `exactly sudoku encode`.

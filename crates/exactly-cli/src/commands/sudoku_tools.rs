@@ -370,17 +370,13 @@ fn read(args: &SudokuInputArgs) -> anyhow::Result<(String, Vec<sudoku::Record>, 
 /// without one solution, or the error text of an invalid record.
 type Rated = Result<Result<RatingRecord, Verdict>, String>;
 
-/// Rates one record.
-fn rate_record(record: &sudoku::Record, rules: &Rules) -> Rated {
+/// Rates one record within the budgets of `args` (see [`rate_within`]).
+fn rate_record(record: &sudoku::Record, rules: &Rules, args: &SudokuRateArgs) -> Rated {
     let line = record.line;
     let text = |e: &SudokuError| error_text(line, e);
     let p = record.puzzle.as_ref().map_err(text)?;
     let rules = rules_of(p, rules);
-    let answer = sudoku::solve_with(&p.grid, 2, &rules).map_err(|e| text(&e))?;
-    match answer.verdict {
-        Verdict::Unique => Ok(Ok(rate_puzzle(&p.grid, &rules).map_err(|e| text(&e))?)),
-        other => Ok(Err(other)),
-    }
+    rate_within(&p.grid, &rules, args.max_nodes, args.timeout).map_err(|e| text(&e))
 }
 
 /// The worker threads of `--threads`: all cores by default, at most
@@ -402,7 +398,7 @@ fn rate(args: &SudokuRateArgs) -> anyhow::Result<Status> {
         || (),
         |(), i, _| {
             Ok::<_, Infallible>(Item {
-                value: rate_record(&records[i], &rules),
+                value: rate_record(&records[i], &rules, args),
                 nodes: 0,
                 outcome: Outcome::Complete,
             })
@@ -414,11 +410,13 @@ fn rate(args: &SudokuRateArgs) -> anyhow::Result<Status> {
         Err(failed) => match failed.error {},
     };
     let mut out = io::BufWriter::new(io::stdout().lock());
-    let (mut invalid, mut unsolved) = (0, false);
+    let (mut invalid, mut unsolved, mut stopped) = (0, false, false);
     let json = args.format == SudokuToolFormat::Json;
-    // Nothing stops this pool: every record is rated, in order.
+    // Every record is rated, each within its own budget, and printed in
+    // order.
     for (i, item) in rated {
         let line = records[i].line;
+        stopped |= matches!(item.value, Ok(Err(Verdict::Unknown)));
         match item.value {
             Ok(Ok(r)) if json => {
                 let mut object = r.json();
@@ -428,7 +426,7 @@ fn rate(args: &SudokuRateArgs) -> anyhow::Result<Status> {
             }
             Ok(Ok(r)) => writeln!(out, "{}", r.line())?,
             Ok(Err(verdict)) => {
-                unsolved = true;
+                unsolved |= verdict != Verdict::Unknown;
                 if json {
                     let object = serde_json::json!({"line": line, "verdict": verdict.word()});
                     writeln!(out, "{object}")?;
@@ -449,7 +447,49 @@ fn rate(args: &SudokuRateArgs) -> anyhow::Result<Status> {
         }
     }
     out.flush()?;
-    finish(&name, invalid, total, unsolved)
+    let status = finish(&name, invalid, total, unsolved)?;
+    Ok(if stopped { Status::Stopped } else { status })
+}
+
+/// Rates a puzzle within a budget for each of its searches (and the
+/// guesses of its rating), its time counted from the start: the rating of
+/// a puzzle with one solution, else its verdict (`Unknown` once a budget
+/// ran out).
+fn rate_within(
+    grid: &Grid,
+    rules: &Rules,
+    max_nodes: Option<u64>,
+    timeout: Option<std::time::Duration>,
+) -> Result<Result<RatingRecord, Verdict>, SudokuError> {
+    let start = exactly::time::Instant::now();
+    let left = || timeout.map(|t| t.saturating_sub(start.elapsed()));
+    let limits = || {
+        let mut limits = exactly::Limits::default();
+        if let Some(nodes) = max_nodes {
+            limits = limits.max_nodes(nodes);
+        }
+        if let Some(time) = left() {
+            limits = limits.max_time(time);
+        }
+        limits
+    };
+    let answer = sudoku::solve_parallel(grid, 2, rules, &limits(), 1)?;
+    if answer.verdict != Verdict::Unique {
+        return Ok(Err(answer.verdict));
+    }
+    let stop = |guesses: u64| {
+        max_nodes.is_some_and(|n| guesses >= n) || left().is_some_and(|t| t.is_zero())
+    };
+    let Some(rating) = logic::rate_within(grid, rules, &stop)? else {
+        return Ok(Err(Verdict::Unknown));
+    };
+    if left().is_some_and(|t| t.is_zero()) {
+        return Ok(Err(Verdict::Unknown));
+    }
+    match logic::search_nodes_within(grid, rules, &limits())? {
+        Some(nodes) => Ok(Ok(RatingRecord::new(&rating, nodes))),
+        None => Ok(Err(Verdict::Unknown)),
+    }
 }
 
 /// The exit status of `rate` and `hint`: an error (status 2) when some

@@ -17,6 +17,8 @@
 //! assert_eq!(answers[1].as_deref(), Ok("NO\n"));
 //! ```
 
+use std::collections::HashSet;
+
 use exactly::{ColorId, Limits, ProblemBuilder, Solver};
 
 use super::{Answer, ContestError, Token, Tokens};
@@ -56,6 +58,9 @@ fn read<'a>(tokens: &mut Tokens<'a>) -> Result<(Case<'a>, Option<ContestError>),
             format!("row {r} announces {count} ones, but only {left} numbers follow")
         })?;
         let mut row: Vec<u32> = Vec::with_capacity(count as usize);
+        // The columns of the row so far, to find one given twice in one
+        // step (a scan of the row would make a long row quadratic).
+        let mut seen: HashSet<u32> = HashSet::with_capacity(count as usize);
         for _ in 0..count {
             let token = tokens.peek();
             let (token, c) = match tokens.number("a column number", 1, columns.max(1)) {
@@ -69,7 +74,8 @@ fn read<'a>(tokens: &mut Tokens<'a>) -> Result<(Case<'a>, Option<ContestError>),
             };
             // In range: `c <= columns <= u32::MAX`.
             let c = (c - 1) as u32;
-            if row.contains(&c) {
+            exactly::work::add(1);
+            if !seen.insert(c) {
                 problem.get_or_insert(ContestError::bad(
                     token.line,
                     token.column,

@@ -61,12 +61,25 @@ pub fn solve_parallel(
     let Some(problem) = encode_within(puzzle, rules, &stop)? else {
         return Ok(answer_of(max_solutions, 0, [None, None], 0, true));
     };
-    let (split, above) = exactly::parallel::split_with_solutions(
+    // So does the split: a large grid's first levels take long as well.
+    let left = match limits.time {
+        Some(time) => match time.checked_sub(start.elapsed()) {
+            Some(left) => Limits::default().max_time(left),
+            None => return Ok(answer_of(max_solutions, 0, [None, None], 0, true)),
+        },
+        None => Limits::default(),
+    };
+    let (split, above, outcome) = exactly::parallel::split_with_solutions_within(
         &problem,
         sudoku_engine(&problem),
         SUBPROBLEMS_PER_THREAD * threads,
         problem.num_primary(),
+        &left,
     );
+    if !outcome.is_complete() {
+        // Its subproblems do not cover the tree: nothing of it is used.
+        return Ok(answer_of(max_solutions, 0, [None, None], split.nodes, true));
+    }
     // The solutions found (up to `max_solutions`) and the first two.
     let found: Mutex<(u64, [Option<Grid>; 2])> = Mutex::new((0, [None, None]));
     // Records a solution; true once there are enough.

@@ -519,23 +519,63 @@ impl Rating {
 /// answer, and a copy that ends contradicted is dropped for the next value.
 /// For a puzzle with several solutions the first one reached is returned.
 pub fn rate(puzzle: &Grid, rules: &Rules) -> Result<Rating, SudokuError> {
+    match rate_within(puzzle, rules, &|_| false)? {
+        Some(rating) => Ok(rating),
+        // Never asked to stop.
+        None => Err(SudokuError::Build(exactly::BuildError::NoItems)),
+    }
+}
+
+/// [`rate`], asking `stop` with the guesses so far before each step and
+/// each guess: `None` once it says to stop (the guesses of a puzzle that
+/// needs many can grow exponentially with its side).
+///
+/// ```
+/// use exactly_puzzles::sudoku::{self, logic};
+/// let records = sudoku::parse("34.........2.3..", None);
+/// let puzzle = &records[0].puzzle.as_ref().unwrap().grid;
+/// let rules = sudoku::Rules::default();
+/// assert!(logic::rate_within(puzzle, &rules, &|_| false)?.is_some());
+/// assert!(logic::rate_within(puzzle, &rules, &|_| true)?.is_none());
+/// # Ok::<(), exactly_puzzles::sudoku::SudokuError>(())
+/// ```
+pub fn rate_within(
+    puzzle: &Grid,
+    rules: &Rules,
+    stop: &dyn Fn(u64) -> bool,
+) -> Result<Option<Rating>, SudokuError> {
     let board = Board::new(puzzle, rules)?;
     let mut rating = Rating {
         counts: [0; 13],
         guesses: 0,
         solution: None,
     };
-    rating.solution = run(board, &mut rating).map(|b| b.grid());
-    Ok(rating)
+    match run(board, &mut rating, stop) {
+        Err(Stopped) => Ok(None),
+        Ok(solved) => {
+            rating.solution = solved.map(|b| b.grid());
+            Ok(Some(rating))
+        }
+    }
 }
 
+/// The rating was stopped.
+struct Stopped;
+
 /// Applies steps, then guesses; the solved board or `None`.
-fn run(mut board: Board, rating: &mut Rating) -> Option<Board> {
+fn run(
+    mut board: Board,
+    rating: &mut Rating,
+    stop: &dyn Fn(u64) -> bool,
+) -> Result<Option<Board>, Stopped> {
     loop {
         match board.state() {
-            State::Solved => return Some(board),
-            State::Contradiction => return None,
+            State::Solved => return Ok(Some(board)),
+            State::Contradiction => return Ok(None),
             State::Open => {}
+        }
+        if stop(rating.guesses) {
+            return Err(Stopped);
         }
         match board.next_step() {
             Some(step) => {
@@ -545,16 +585,18 @@ fn run(mut board: Board, rating: &mut Rating) -> Option<Board> {
             None => break,
         }
     }
-    let (r, c) = board.guess_cell()?;
+    let Some((r, c)) = board.guess_cell() else {
+        return Ok(None);
+    };
     for v in board.candidates(r, c) {
         rating.guesses += 1;
         let mut copy = board.clone();
         copy.place(r * board.topo.n + c, v);
-        if let Some(done) = run(copy, rating) {
-            return Some(done);
+        if let Some(done) = run(copy, rating, stop)? {
+            return Ok(Some(done));
         }
     }
-    None
+    Ok(None)
 }
 
 /// The cells (row-major indices) of every unit of a grid of `shape` under
@@ -576,12 +618,38 @@ pub(crate) fn unit_cells(shape: Shape, rules: &Rules) -> Result<Vec<Vec<usize>>,
 /// # Ok::<(), exactly_puzzles::sudoku::SudokuError>(())
 /// ```
 pub fn search_nodes(puzzle: &Grid, rules: &Rules) -> Result<u64, SudokuError> {
+    match search_nodes_within(puzzle, rules, &exactly::Limits::default())? {
+        Some(nodes) => Ok(nodes),
+        // Never asked to stop.
+        None => Err(SudokuError::Build(exactly::BuildError::NoItems)),
+    }
+}
+
+/// [`search_nodes`] within `limits` (their nodes, time and cancel flag):
+/// `None` when the search stopped first.
+///
+/// ```
+/// use exactly::Limits;
+/// use exactly_puzzles::sudoku::{self, logic, Grid, Rules, Shape};
+/// let empty = Grid::empty(Shape::new(3, 3)?);
+/// let tight = Limits::default().max_nodes(3);
+/// assert_eq!(logic::search_nodes_within(&empty, &Rules::default(), &tight)?, None);
+/// # Ok::<(), exactly_puzzles::sudoku::SudokuError>(())
+/// ```
+pub fn search_nodes_within(
+    puzzle: &Grid,
+    rules: &Rules,
+    limits: &exactly::Limits,
+) -> Result<Option<u64>, SudokuError> {
     if !puzzle.cells().contains(&0) {
-        return Ok(0);
+        return Ok(Some(0));
     }
     let problem = super::encode_with(puzzle, rules)?;
-    let mut solver =
-        exactly::Solver::new(&problem).limits(exactly::Limits::default().max_solutions(2));
-    solver.count();
-    Ok(solver.stats().nodes)
+    let mut solver = exactly::Solver::new(&problem).limits(limits.clone().max_solutions(2));
+    let outcome = solver.count().outcome;
+    Ok(match outcome {
+        exactly::Outcome::Stopped(exactly::StopReason::SolutionLimit)
+        | exactly::Outcome::Complete => Some(solver.stats().nodes),
+        exactly::Outcome::Stopped(_) => None,
+    })
 }
