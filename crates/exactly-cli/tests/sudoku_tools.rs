@@ -447,10 +447,9 @@ fn rate_on_several_threads_keeps_the_input_order() {
 
 #[test]
 fn rate_keeps_to_its_budgets() {
-    let hardest = std::fs::read_to_string(
-        common::root().join("testdata/sudoku/forum-hardest-sample.txt"),
-    )
-    .unwrap();
+    let hardest =
+        std::fs::read_to_string(common::root().join("testdata/sudoku/forum-hardest-sample.txt"))
+            .unwrap();
     // A budget the ratings fit in changes nothing.
     let (code, plain, err) = exactly(&["sudoku", "rate", "-"], &hardest);
     assert_eq!(code, 0, "{err}");
