@@ -1,8 +1,15 @@
 //! Multi-core scaling of `exactly::parallel::count`: counts each instance
 //! with 1, 2, 4, … threads and prints the time and speed-up over 1 thread.
 //!
-//! `cargo run --release --bin scaling -- [--threads 1,2,4,8,16]`
+//! `cargo run --release --bin scaling -- [--threads 1,2,4,8,16] [--runs N] [FILE.dlx...]`
+//!
+//! Without files it counts queens-15 and the 6x10 pentominoes, built in.
+//! Each file (Knuth's format) is counted on every thread count and every
+//! count must equal the first one's (and `testdata/golden.tsv`'s, for a
+//! file named there). Times are the best of N runs (3 by default).
 
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use exactly::Problem;
@@ -30,29 +37,88 @@ fn relabel<L>(p: Problem<L>) -> Problem<String> {
     p.map_labels(|_| names.next().unwrap_or_default())
 }
 
-fn main() {
+/// The golden count of a file named in `testdata/golden.tsv`, if any.
+fn golden(file: &Path) -> Option<u128> {
+    let name = file.file_name()?.to_str()?;
+    let table = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../testdata/golden.tsv"),
+    )
+    .ok()?;
+    table.lines().filter(|l| !l.starts_with('#')).find_map(|l| {
+        let mut fields = l.split('\t');
+        (fields.next()? == name).then(|| fields.next()?.parse().ok())?
+    })
+}
+
+fn main() -> ExitCode {
     let mut threads = vec![1, 2, 4, 8, 16];
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    if let [flag, list] = args.as_slice() {
-        if flag == "--threads" {
-            threads = list.split(',').filter_map(|t| t.parse().ok()).collect();
+    let mut runs = 3;
+    let mut files = Vec::new();
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--threads" | "--runs" => {
+                let Some(value) = args.next() else {
+                    eprintln!("scaling: {arg} needs a value");
+                    return ExitCode::from(2);
+                };
+                if arg == "--threads" {
+                    threads = value.split(',').filter_map(|t| t.parse().ok()).collect();
+                } else if let Ok(n) = value.parse::<usize>() {
+                    runs = n.max(1);
+                } else {
+                    eprintln!("scaling: --runs takes a number, not {value:?}");
+                    return ExitCode::from(2);
+                }
+            }
+            _ => files.push(PathBuf::from(arg)),
         }
     }
+    let mut cases = Vec::new();
+    if files.is_empty() {
+        cases = instances()
+            .into_iter()
+            .map(|(name, expected, p)| (name.to_string(), Some(expected), p))
+            .collect();
+    }
+    for file in &files {
+        let problem = match std::fs::read_to_string(file)
+            .map_err(|e| e.to_string())
+            .and_then(|t| exactly::format::parse_dlx(&t).map_err(|e| e.to_string()))
+        {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("scaling: {}: {e}", file.display());
+                return ExitCode::from(2);
+            }
+        };
+        let name = file
+            .file_stem()
+            .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+        cases.push((name, golden(file), problem));
+    }
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    println!("{cores} cores; best of 3 runs");
+    println!("{cores} cores; best of {runs} runs");
     println!(
         "{:<16} {:>8} {:>12} {:>9} {:>11}",
         "instance", "threads", "time", "speed-up", "per thread"
     );
-    for (name, expected, problem) in instances() {
+    for (name, mut expected, problem) in cases {
         let mut base = None;
         for &t in &threads {
             let mut best = Duration::MAX;
-            for _ in 0..3 {
+            for _ in 0..runs {
                 let start = Instant::now();
                 let c = exactly::parallel::count(&problem, t);
                 best = best.min(start.elapsed());
-                assert_eq!(c.solutions, expected, "{name} on {t} threads");
+                let want = *expected.get_or_insert(c.solutions);
+                if c.solutions != want {
+                    eprintln!(
+                        "scaling: {name} on {t} threads: {} solutions, expected {want}",
+                        c.solutions
+                    );
+                    return ExitCode::FAILURE;
+                }
             }
             let base = *base.get_or_insert(best);
             let speedup = base.as_secs_f64() / best.as_secs_f64();
@@ -63,4 +129,5 @@ fn main() {
             );
         }
     }
+    ExitCode::SUCCESS
 }
