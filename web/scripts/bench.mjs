@@ -20,23 +20,39 @@ if (!exe) {
   exe = join(process.env.CARGO_TARGET_DIR ?? join(ROOT, "target"), "release", "exactly");
 }
 
-/** The best of REPEAT wall times of `f`, in ms. */
-/** The best of REPEAT times of `f` in ms: what it returns, else its wall time. */
-async function best(f) {
-  let t = Infinity;
+/** One time of `f` in ms: what it returns, else its wall time. */
+async function once(f) {
+  const t0 = performance.now();
+  const ms = await f();
+  return typeof ms === "number" ? ms : performance.now() - t0;
+}
+
+const median = (xs) => {
+  const v = [...xs].sort((a, b) => a - b);
+  const m = v.length >> 1;
+  return v.length % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
+};
+
+/**
+ * The browser's and the native CLI's times taking turns, REPEAT pairs, so
+ * that a load from elsewhere falls on both alike: the best of each, and the
+ * median of the pairs' ratios.
+ */
+async function interleaved(webRun, nativeRun) {
+  const w = [];
+  const n = [];
   for (let i = 0; i < REPEAT; i++) {
-    const t0 = performance.now();
-    const ms = await f();
-    t = Math.min(t, typeof ms === "number" ? ms : performance.now() - t0);
+    w.push(await once(webRun));
+    n.push(await once(nativeRun));
   }
-  return t;
+  return { web: Math.min(...w), native: Math.min(...n), ratio: median(w.map((t, i) => n[i] / t)) };
 }
 
 function native(args, expect) {
-  return best(() => {
+  return () => {
     const r = spawnSync(exe, args, { encoding: "utf8", maxBuffer: 1 << 26 });
     if (r.status !== 0 || !expect(r.stdout)) throw new Error(`exactly ${args.join(" ")}: ${r.stderr}`);
-  });
+  };
 }
 
 const pentomino = readFileSync(join(ROOT, "testdata", "pentomino-6x10.dlx"), "utf8");
@@ -76,8 +92,7 @@ try {
   // Timed in the page, from the request posted to the answer parsed: the
   // answer itself stays there (shipping 190 solved grids to Node through
   // the browser's debugging protocol took longer than solving them).
-  const web = (req, check) =>
-    best(async () => {
+  const web = (req, check) => async () => {
       const [ms, summary] = await s.page.evaluate(async (r) => {
         const t0 = performance.now();
         const d = await window.benchCall(r);
@@ -87,22 +102,35 @@ try {
       }, req);
       if (!check(summary)) throw new Error(`unexpected answer: ${JSON.stringify(summary)}`);
       return ms;
-    });
+    };
   // Warm up: the worker loads and compiles the engine.
-  await web({ cmd: "count", text: "a\na\n" }, () => true);
+  await web({ cmd: "count", text: "a\na\n" }, () => true)();
 
   const rows = [];
-  const countWeb = await web({ cmd: "count", text: pentomino }, (d) => d.count === "9356");
-  const countNative = await native(["count", "--threads", "1", join(ROOT, "testdata", "pentomino-6x10.dlx")], (o) => o.trim() === "9356");
-  rows.push(["count 6x10 pentominoes (9356)", countWeb, countNative]);
-  const sudokuWeb = await web({ cmd: "sudoku", text: batch, max: 2 }, (d) => d.records === puzzles && d.verdicts.join() === "unique");
-  const sudokuNative = await native(["sudoku", "--threads", "1", batchFile], (o) => o.trim().split("\n").length === puzzles);
-  rows.push([`sudoku: ${puzzles} puzzles from ${sudokuFile.split("/").pop()}`, sudokuWeb, sudokuNative]);
+  const count = await interleaved(
+    web({ cmd: "count", text: pentomino }, (d) => d.count === "9356"),
+    native(["count", "--threads", "1", join(ROOT, "testdata", "pentomino-6x10.dlx")], (o) => o.trim() === "9356"),
+  );
+  rows.push(["count 6x10 pentominoes (9356)", count]);
+  const sudoku = await interleaved(
+    web({ cmd: "sudoku", text: batch, max: 2 }, (d) => d.records === puzzles && d.verdicts.join() === "unique"),
+    native(["sudoku", "--threads", "1", batchFile], (o) => o.trim().split("\n").length === puzzles),
+  );
+  rows.push([`sudoku: ${puzzles} puzzles from ${sudokuFile.split("/").pop()}`, sudoku]);
 
-  console.log(`best of ${REPEAT}; wall time of the request in the page (Web Worker, wasm: posted to answered) and of the native process (--threads 1)`);
-  console.log("task".padEnd(44) + "browser".padStart(12) + "native".padStart(12) + "  browser speed / native");
-  for (const [name, w, n] of rows) {
-    console.log(name.padEnd(44) + `${w.toFixed(0)} ms`.padStart(12) + `${n.toFixed(0)} ms`.padStart(12) + `  ${(n / w).toFixed(2)}x`);
+  console.log(
+    `${REPEAT} pairs taking turns; wall time of the request in the page (Web Worker, wasm: posted to answered) ` +
+      "and of the native process (--threads 1); best of each, and the median of the pairs' ratios",
+  );
+  console.log("task".padEnd(44) + "browser".padStart(12) + "native".padStart(12) + "  best/best" + "  median ratio");
+  for (const [name, r] of rows) {
+    console.log(
+      name.padEnd(44) +
+        `${r.web.toFixed(0)} ms`.padStart(12) +
+        `${r.native.toFixed(0)} ms`.padStart(12) +
+        `${(r.native / r.web).toFixed(2)}x`.padStart(11) +
+        `${r.ratio.toFixed(2)}x`.padStart(14),
+    );
   }
 } finally {
   await s.close();
