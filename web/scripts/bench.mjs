@@ -4,7 +4,7 @@
 // site built (`npm run build`); builds the CLI with `cargo build --release`
 // unless $EXACTLY_BIN names one.
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync, mkdtempSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, writeFileSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ROOT, DATA, openPage } from "../tests/harness.mjs";
@@ -20,11 +20,50 @@ if (!exe) {
   exe = join(process.env.CARGO_TARGET_DIR ?? join(ROOT, "target"), "release", "exactly");
 }
 
-/** One time of `f` in ms: what it returns, else its wall time. */
-async function once(f) {
+/** CPU time in ms from /proc (Linux): clock ticks of 10 ms. */
+const TICK_MS = 10;
+/** Fields of /proc/PID/stat, numbered from 1 as proc(5) does. */
+function stat(pid) {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return ["", "", "", ...text.slice(text.lastIndexOf(")") + 2).split(" ")];
+  } catch {
+    return null;
+  }
+}
+/** CPU of the processes this one has waited for (the native runs). */
+const childrenCpu = () => {
+  const f = stat("self");
+  return (Number(f[16]) + Number(f[17])) * TICK_MS;
+};
+/** CPU of this process's descendants still running (the browser's). */
+function browserCpu() {
+  const parent = new Map();
+  const cpu = new Map();
+  for (const pid of readdirSync("/proc")) {
+    if (!/^\d+$/.test(pid)) continue;
+    const f = stat(pid);
+    if (!f) continue;
+    parent.set(pid, f[4]);
+    cpu.set(pid, (Number(f[14]) + Number(f[15])) * TICK_MS);
+  }
+  const me = String(process.pid);
+  let total = 0;
+  for (const [pid, t] of cpu) {
+    let p = parent.get(pid);
+    for (let hops = 0; p && p !== "0" && p !== me && hops < 64; hops++) p = parent.get(p);
+    if (p === me) total += t;
+  }
+  return total;
+}
+
+/** One run of `f`: wall time in ms (what it returns, else measured) and CPU time in ms. */
+async function once(f, cpu) {
+  const c0 = cpu();
   const t0 = performance.now();
   const ms = await f();
-  return typeof ms === "number" ? ms : performance.now() - t0;
+  const wall = typeof ms === "number" ? ms : performance.now() - t0;
+  return { wall, cpu: cpu() - c0 };
 }
 
 const median = (xs) => {
@@ -42,10 +81,18 @@ async function interleaved(webRun, nativeRun) {
   const w = [];
   const n = [];
   for (let i = 0; i < REPEAT; i++) {
-    w.push(await once(webRun));
-    n.push(await once(nativeRun));
+    w.push(await once(webRun, browserCpu));
+    n.push(await once(nativeRun, childrenCpu));
   }
-  return { web: Math.min(...w), native: Math.min(...n), ratio: median(w.map((t, i) => n[i] / t)) };
+  const wall = (xs) => xs.map((x) => x.wall);
+  const cpu = (xs) => xs.map((x) => x.cpu);
+  return {
+    web: Math.min(...wall(w)),
+    native: Math.min(...wall(n)),
+    ratio: median(w.map((x, i) => n[i].wall / x.wall)),
+    webCpu: median(cpu(w)),
+    nativeCpu: median(cpu(n)),
+  };
 }
 
 function native(args, expect) {
@@ -130,6 +177,15 @@ try {
         `${r.native.toFixed(0)} ms`.padStart(12) +
         `${(r.native / r.web).toFixed(2)}x`.padStart(11) +
         `${r.ratio.toFixed(2)}x`.padStart(14),
+    );
+  }
+  console.log("CPU time, median (Linux /proc: the browser's processes, and the native process; 10 ms ticks)");
+  for (const [name, r] of rows) {
+    console.log(
+      name.padEnd(44) +
+        `${r.webCpu.toFixed(0)} ms`.padStart(12) +
+        `${r.nativeCpu.toFixed(0)} ms`.padStart(12) +
+        `${(r.nativeCpu / r.webCpu).toFixed(2)}x`.padStart(11),
     );
   }
 } finally {
