@@ -567,9 +567,11 @@ pub struct SolveArgs {
     #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub threads: Option<u64>,
 
-    /// Solve under `mpirun`: rank 0 hands out subproblems and prints every
-    /// solution the other ranks send (needs a build with the `mpi` feature).
-    #[arg(long, conflicts_with_all = ["threads", "every"], hide = cfg!(not(feature = "mpi")))]
+    /// Solve under `mpirun`: rank 0 hands out subproblems to the other
+    /// ranks, each searching them on --threads threads (default 1), and
+    /// prints every solution they send (needs a build with the `mpi`
+    /// feature).
+    #[arg(long, conflicts_with = "every", hide = cfg!(not(feature = "mpi")))]
     pub mpi: bool,
 
     #[command(flatten)]

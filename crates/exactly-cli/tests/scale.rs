@@ -48,6 +48,30 @@ fn thread_counts_do_not_change_counts_or_nodes() {
 }
 
 #[test]
+fn thread_counts_do_not_change_updates() {
+    // The engines that count link updates: the updates above the split's
+    // cut add to those of the subproblems, as on one thread.
+    for engine in ["links", "cells"] {
+        let mut stats = Vec::new();
+        for threads in ["1", "3"] {
+            let args = ["count", "--stats", "--engine", engine, "--threads", threads];
+            let (status, out, err) =
+                first_line(&[&args[..], &["testdata/langford-11.dlx"]].concat());
+            assert_eq!(status, Some(0), "{engine} --threads {threads}: {err}");
+            assert_eq!(out, "35584", "{engine} --threads {threads}");
+            let line = |key: &str| {
+                err.lines()
+                    .find(|l| l.starts_with(key))
+                    .unwrap_or_else(|| panic!("{engine} --threads {threads}: no {key} in {err}"))
+                    .to_string()
+            };
+            stats.push((line("nodes: "), line("updates: ")));
+        }
+        assert_eq!(stats[0], stats[1], "{engine}");
+    }
+}
+
+#[test]
 fn a_killed_run_resumes_from_its_checkpoint() {
     let file = "testdata/pentomino-6x10.dlx";
     let ckpt = scratch("killed.ckpt");

@@ -32,6 +32,10 @@ pub struct Split {
     pub solutions: u128,
     /// Search-tree nodes above the cut (solutions included).
     pub nodes: u64,
+    /// Link updates above the cut (see [`crate::Stats`]), so that a count
+    /// over the subproblems reports the updates of a count on one thread;
+    /// 0 where not known (a split read from a plan).
+    pub updates: u64,
 }
 
 /// Cuts the tree at the smallest depth that gives at least `min`
@@ -172,6 +176,7 @@ fn cut<L>(
             },
         );
         cut.nodes = solver.stats().nodes;
+        cut.updates = solver.stats().updates;
         visited = visited.saturating_add(cut.nodes);
         if !outcome.is_complete()
             || cut.subproblems.len() >= min
@@ -210,6 +215,7 @@ pub fn split_at<L>(problem: &Problem<L>, engine: Engine, depth: usize) -> Split 
         |_| cut.solutions += 1,
     );
     cut.nodes = solver.stats().nodes;
+    cut.updates = solver.stats().updates;
     cut
 }
 
@@ -507,7 +513,7 @@ pub struct ParallelCount {
     pub solutions: u128,
     /// Nodes, likewise.
     pub nodes: u64,
-    /// Link updates in the subproblems counted (see [`crate::Stats`]).
+    /// Link updates, likewise (see [`crate::Stats`]).
     pub updates: u64,
     /// The deepest level reached.
     pub max_depth: u32,
@@ -562,7 +568,7 @@ pub fn count_split<L: Sync>(
     let mut counted = ParallelCount {
         solutions: split.solutions,
         nodes: split.nodes,
-        updates: 0,
+        updates: split.updates,
         max_depth: split.depth as u32,
         outcome: run.outcome,
         done: vec![None; n],

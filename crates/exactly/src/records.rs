@@ -407,6 +407,8 @@ pub fn parse_plan(text: &str) -> Result<Plan, RecordError> {
         subproblems: Vec::new(),
         solutions: above,
         nodes,
+        // A plan does not record them.
+        updates: 0,
     };
     let mut estimates = Vec::new();
     let record = "'<index> <estimate> <options> <checksum>'";

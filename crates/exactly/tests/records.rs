@@ -383,7 +383,7 @@ proptest! {
         let plan = Plan {
             input: "fedcba9876543210".into(),
             estimates: estimates[..subproblems.len()].iter().map(|&e| e as f64).collect(),
-            split: Split { depth: depth.min(3), subproblems, solutions, nodes },
+            split: Split { depth: depth.min(3), subproblems, solutions, nodes, updates: 0 },
         };
         prop_assert_eq!(parse_plan(&write_plan(&plan)), Ok(plan));
     }

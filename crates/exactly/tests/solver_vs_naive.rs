@@ -108,12 +108,14 @@ proptest! {
             let mut whole = Solver::new(&problem).engine(engine);
             whole.count();
             let total_nodes = whole.stats().nodes;
+            let total_updates = whole.stats().updates;
             let mut solver = Solver::new(&problem).engine(engine);
             let mut subproblems = Vec::new();
             let mut above = 0u128;
             let outcome = solver.split(depth, |p| subproblems.push(p.to_vec()), |_| above += 1);
             prop_assert_eq!(outcome, Outcome::Complete);
             let mut nodes = solver.stats().nodes;
+            let mut updates = solver.stats().updates;
             let mut solutions = above;
             // One solver, reset between subproblems, as the workers do.
             let mut sub = Solver::new(&problem).engine(engine);
@@ -123,20 +125,24 @@ proptest! {
                 sub.restrict(prefix).unwrap_or_else(|e| panic!("{engine:?} {prefix:?}: {e}"));
                 solutions += sub.count().solutions;
                 nodes += sub.stats().nodes;
+                updates += sub.stats().updates;
             }
             prop_assert_eq!(solutions, expected, "{:?}", engine);
             prop_assert_eq!(nodes, total_nodes, "{:?}", engine);
+            prop_assert_eq!(updates, total_updates, "{:?}", engine);
             let cut = exactly::parallel::Split {
                 depth,
                 subproblems,
                 solutions: above,
                 nodes: solver.stats().nodes,
+                updates: solver.stats().updates,
             };
             let counted = exactly::parallel::count_split(
                 &problem, engine, &cut, threads, &Limits::default(), &[], &|_, _, _| {},
             ).unwrap();
             prop_assert_eq!(counted.solutions, expected);
             prop_assert_eq!(counted.nodes, total_nodes);
+            prop_assert_eq!(counted.updates, total_updates);
         }
     }
 

@@ -5,11 +5,13 @@ mod common;
 
 use std::path::PathBuf;
 
+use common::multi::Multi;
 use common::plain_problem;
 use exactly::format::parse_dlx;
-use exactly::zdd::{ZddBuilder, ZddError, ZddRng};
+use exactly::zdd::{Zdd, ZddBuilder, ZddError, ZddRng};
 use exactly::{Limits, ProblemBuilder, Solver, StopReason};
 use proptest::prelude::*;
+use proptest::test_runner::TestCaseError;
 
 fn testdata() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("testdata")
@@ -47,6 +49,26 @@ fn by_label(
     all
 }
 
+/// Every sample of the diagram is one of the `expected` solutions; there is
+/// none when there is no solution.
+fn sample_is_a_solution(
+    problem: &exactly::Problem<usize>,
+    zdd: &Zdd,
+    seed: u64,
+    expected: &[Vec<usize>],
+) -> Result<(), TestCaseError> {
+    let mut rng = ZddRng::new(seed);
+    match zdd.sample(&mut rng) {
+        None => prop_assert!(expected.is_empty()),
+        Some(s) => {
+            let mut s: Vec<usize> = s.iter().map(|&o| *problem.label(o)).collect();
+            s.sort_unstable();
+            prop_assert!(expected.contains(&s));
+        }
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(600))]
 
@@ -62,16 +84,7 @@ proptest! {
         prop_assert_eq!(&got, &expected);
         prop_assert_eq!(zdd.count_u128(), Some(expected.len() as u128));
         prop_assert_eq!(zdd.count().to_string(), expected.len().to_string());
-        // Every sample is a solution; none when there is none.
-        let mut rng = ZddRng::new(7);
-        match zdd.sample(&mut rng) {
-            None => prop_assert!(expected.is_empty()),
-            Some(s) => {
-                let mut s: Vec<usize> = s.iter().map(|&o| *problem.label(o)).collect();
-                s.sort_unstable();
-                prop_assert!(expected.contains(&s));
-            }
-        }
+        sample_is_a_solution(&problem, &zdd, 7, &expected)?;
     }
 
     /// Minimum and maximum weights agree with brute force over the naive
@@ -324,119 +337,14 @@ fn budgets_stop_without_a_partial_diagram() {
     );
 }
 
-/// A problem with multiplicities as plain data: primary items with bounds,
-/// then secondary items; entries `(item, color)`, color 0 for none.
-#[derive(Clone, Debug)]
-struct Multi {
-    bounds: Vec<(u32, u32)>,
-    secondary: usize,
-    options: Vec<Vec<(usize, u32)>>,
-}
-
-impl Multi {
-    fn to_problem(&self) -> exactly::Problem<usize> {
-        let mut b = ProblemBuilder::new();
-        let mut ids = Vec::new();
-        for (i, &(min, max)) in self.bounds.iter().enumerate() {
-            ids.push(b.primary_with_bounds(&format!("p{i}"), min, max).unwrap());
-        }
-        for i in 0..self.secondary {
-            ids.push(b.secondary(&format!("s{i}")).unwrap());
-        }
-        let colors: Vec<exactly::ColorId> = (0..=3)
-            .map(|c| {
-                if c == 0 {
-                    exactly::ColorId::NONE
-                } else {
-                    b.color(&format!("c{c}")).unwrap()
-                }
-            })
-            .collect();
-        for (k, opt) in self.options.iter().enumerate() {
-            let entries: Vec<_> = opt
-                .iter()
-                .map(|&(i, c)| (ids[i], colors[c as usize]))
-                .collect();
-            b.add_option(k, entries).unwrap();
-        }
-        b.build().unwrap()
-    }
-
-    /// Every solution (sorted option indices), by trying every subset.
-    fn naive_solutions(&self) -> Vec<Vec<usize>> {
-        let p = self.bounds.len();
-        let n = p + self.secondary;
-        let m = self.options.len();
-        let ok = |set: u32| {
-            let mut times = vec![0u32; n];
-            let mut color: Vec<Option<u32>> = vec![None; n];
-            for (k, opt) in self.options.iter().enumerate() {
-                if set >> k & 1 == 0 {
-                    continue;
-                }
-                if !opt.iter().any(|&(i, _)| i < p) {
-                    return false; // dropped by the builder: never chosen
-                }
-                for &(i, c) in opt {
-                    times[i] += 1;
-                    if i >= p {
-                        if times[i] > 1 && (c == 0 || color[i] != Some(c)) {
-                            return false;
-                        }
-                        color[i] = Some(c);
-                    }
-                }
-            }
-            self.bounds
-                .iter()
-                .zip(&times)
-                .all(|(&(lo, hi), &t)| lo <= t && t <= hi)
-        };
-        let mut all: Vec<Vec<usize>> = (0u32..1 << m)
-            .filter(|&set| ok(set))
-            .map(|set| (0..m).filter(|&k| set >> k & 1 == 1).collect())
-            .collect();
-        all.sort();
-        all
-    }
-}
-
-/// Random problems with multiplicities: 1..=5 primary items with bounds in
-/// 0..=4 (one at least not `1:1`), up to 3 secondary items, up to 12 options.
+/// Random problems with multiplicities, one bound at least not `1:1`
+/// (the shared generator; the diagram ignores its costs).
 fn multi_problem() -> impl Strategy<Value = Multi> {
-    (1usize..=5, 0usize..=3, 0u32..=3).prop_flat_map(|(primary, secondary, colors)| {
-        let n = primary + secondary;
-        let bound = (0u32..=3, 0u32..=2).prop_map(|(min, extra)| (min, (min + extra).max(1)));
-        let entry = (0..n, 0..=colors);
-        let option = prop::collection::vec(entry, 1..=4.min(n));
-        (
-            prop::collection::vec(bound, primary),
-            prop::collection::vec(option, 0..=12),
-        )
-            .prop_map(move |(mut bounds, raw)| {
-                if bounds.iter().all(|&b| b == (1, 1)) {
-                    bounds[0] = (1, 2);
-                }
-                let options = raw
-                    .into_iter()
-                    .map(|o| {
-                        let mut seen = Vec::new();
-                        o.into_iter()
-                            .filter(|&(i, _)| {
-                                let new = !seen.contains(&i);
-                                seen.push(i);
-                                new
-                            })
-                            .map(|(i, c)| (i, if i < primary { 0 } else { c }))
-                            .collect()
-                    })
-                    .collect();
-                Multi {
-                    bounds,
-                    secondary,
-                    options,
-                }
-            })
+    common::multi::multi_problem().prop_map(|mut m| {
+        if m.bounds.iter().all(|&b| b == (1, 1)) {
+            m.bounds[0] = (1, 2);
+        }
+        m
     })
 }
 
@@ -457,15 +365,7 @@ proptest! {
         prop_assert_eq!(zdd.count_u128(), Some(expected.len() as u128));
         let count = exactly::multi::MultiSolver::new(&problem).count();
         prop_assert_eq!(count.solutions, expected.len() as u128);
-        let mut rng = ZddRng::new(11);
-        match zdd.sample(&mut rng) {
-            None => prop_assert!(expected.is_empty()),
-            Some(s) => {
-                let mut s: Vec<usize> = s.iter().map(|&o| *problem.label(o)).collect();
-                s.sort_unstable();
-                prop_assert!(expected.contains(&s));
-            }
-        }
+        sample_is_a_solution(&problem, &zdd, 11, &expected)?;
         let w = |o: usize| weights[o % weights.len()];
         match zdd.min_max(|o| w(*problem.label(o))) {
             None => prop_assert!(expected.is_empty()),

@@ -28,6 +28,41 @@ const EVERY_HELP: &str = "With --all (which it needs), list only every M-th solu
     (the M-th, the 2M-th, ...) of those up to --max-solutions, as Knuth's programs do with \
     their spacing option";
 
+/// The budgets of each puzzle, for `exactly sudoku` and `sudoku rate`.
+#[derive(Debug, Args)]
+pub struct PuzzleBudgetArgs {
+    /// A node budget for each puzzle: a puzzle whose search runs out of it
+    /// gets the verdict `unknown` (with the solutions found by then; with
+    /// --target the score `unknown`), the batch goes on, and the exit
+    /// status is 3.
+    #[arg(long, value_name = "N", value_parser = parse_limit, allow_negative_numbers = true)]
+    pub max_nodes: Option<u64>,
+
+    /// A time budget for each puzzle, in seconds (fractions allowed), as
+    /// --max-nodes.
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds, allow_negative_numbers = true)]
+    pub timeout: Option<Duration>,
+}
+
+impl PuzzleBudgetArgs {
+    /// The engine's limits for one search within these budgets.
+    pub fn limits(&self) -> exactly::Limits {
+        let mut limits = exactly::Limits::default();
+        if let Some(nodes) = self.max_nodes {
+            limits = limits.max_nodes(nodes);
+        }
+        if let Some(time) = self.timeout {
+            limits = limits.max_time(time);
+        }
+        limits
+    }
+}
+
+/// `sudoku rate --max-nodes`: a rating runs several searches.
+const RATE_MAX_NODES_HELP: &str = "A node budget for each puzzle: for each of its searches (the \
+    check for one solution, the search-node count) and for the guesses of its rating. A puzzle \
+    that runs out of it is rated `unknown`, the batch goes on, and the exit status is 3";
+
 /// Output formats of `exactly sudoku`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum SudokuFormat {
@@ -132,17 +167,8 @@ pub struct SudokuArgs {
     #[arg(short = 'j', long, value_name = "N", value_parser = parse_threads)]
     pub threads: Option<usize>,
 
-    /// A node budget for each puzzle: a puzzle whose search runs out of it
-    /// gets the verdict `unknown` (with the solutions found by then; with
-    /// --target the score `unknown`), the batch goes on, and the exit
-    /// status is 3.
-    #[arg(long, value_name = "N", value_parser = parse_limit, allow_negative_numbers = true)]
-    pub max_nodes: Option<u64>,
-
-    /// A time budget for each puzzle, in seconds (fractions allowed), as
-    /// --max-nodes.
-    #[arg(long, value_name = "SECS", value_parser = parse_seconds, allow_negative_numbers = true)]
-    pub timeout: Option<Duration>,
+    #[command(flatten)]
+    pub budget: PuzzleBudgetArgs,
 
     /// Box shape RxC (R rows by C columns), for sides whose shape cannot be
     /// inferred: perfect squares get square boxes, 6 gets 2x3, 8 2x4, 12 3x4.
@@ -182,7 +208,7 @@ pub struct SudokuArgs {
     pub weights: Option<PathBuf>,
 
     /// How --target searches: every solution (the default, the faster on
-    /// NOIP's samples: README.md, "Performance"), or branch-and-bound on
+    /// NOIP's samples: DESIGN.md, "Measurements"), or branch-and-bound on
     /// costs.
     #[arg(long, value_enum, default_value_t = TargetMethod::Enumerate, requires = "target")]
     pub method: TargetMethod,
@@ -263,6 +289,7 @@ pub enum SudokuToolFormat {
 
 /// Arguments of `exactly sudoku rate`.
 #[derive(Debug, Args)]
+#[command(mut_arg("max_nodes", |a| a.help(RATE_MAX_NODES_HELP)))]
 pub struct SudokuRateArgs {
     #[command(flatten)]
     pub input: SudokuInputArgs,
@@ -276,17 +303,8 @@ pub struct SudokuRateArgs {
     #[arg(short = 'j', long, value_name = "N", value_parser = parse_threads)]
     pub threads: Option<usize>,
 
-    /// A node budget for each puzzle: for each of its searches (the check
-    /// for one solution, the search-node count) and for the guesses of
-    /// its rating. A puzzle that runs out of it is rated `unknown`, the
-    /// batch goes on, and the exit status is 3.
-    #[arg(long, value_name = "N", value_parser = parse_limit, allow_negative_numbers = true)]
-    pub max_nodes: Option<u64>,
-
-    /// A time budget for each puzzle, in seconds (fractions allowed), as
-    /// --max-nodes.
-    #[arg(long, value_name = "SECS", value_parser = parse_seconds, allow_negative_numbers = true)]
-    pub timeout: Option<Duration>,
+    #[command(flatten)]
+    pub budget: PuzzleBudgetArgs,
 }
 
 /// Arguments of `exactly sudoku hint`.

@@ -3,18 +3,20 @@
 //! Every rank reads the problem and computes the same split (it is
 //! deterministic). Rank 0 coordinates: each worker asks for work, carrying
 //! the results of its last subproblems, and gets the next run of
-//! subproblems (a few per thread), or the word to stop; it counts them on
+//! subproblems (a few per thread), or the word to stop; it runs them on
 //! `--threads` threads (default 1) through the engine's one pool
-//! ([`parallel::count_split`]). Rank 0 prints the total. With one rank, it
-//! counts alone, the same way. For `solve`, workers also send each solution (its option
-//! numbers, tagged [`SOLUTION`]) before asking for more work; MPI keeps one
-//! sender's messages in order, so rank 0 prints them all before it stops.
-//! A `solve` worker sends from its own thread (MPI handles are not shared
-//! between threads), so it searches its subproblems one at a time on that
-//! thread rather than on the pool.
+//! ([`parallel::count_split`] for `count`, [`parallel::Pool`] for
+//! `solve`). With one rank, rank 0 runs every subproblem alone, the same
+//! way. For `count`, rank 0 prints the total. For `solve`, the pool keeps
+//! each subproblem's solutions; once the run is done, the worker's main
+//! thread (MPI handles stay on the thread that made them) sends each
+//! solution (its option numbers, tagged [`SOLUTION`]) before asking for
+//! more work. MPI keeps one sender's messages in order, so rank 0 prints
+//! them all before it stops. A run holds the solutions of at most
+//! [`CHUNK_PER_THREAD`] subproblems per thread in memory.
 
 use std::io::{self, Write};
-use std::ops::Range;
+use std::ops::{ControlFlow, Range};
 use std::sync::Mutex;
 
 use anyhow::Context;
@@ -40,6 +42,13 @@ const PER_WORKER: usize = 64;
 
 /// Subproblems handed out at once, per thread of the rank that counts them.
 const CHUNK_PER_THREAD: usize = 4;
+
+/// Threads of each rank: --threads, else one (ranks are usually cores).
+fn threads_per_rank(threads: Option<u64>) -> usize {
+    threads
+        .map_or(1, |n| usize::try_from(n).unwrap_or(usize::MAX))
+        .clamp(1, parallel::MAX_THREADS)
+}
 
 /// Counts the subproblems `range` of `split` on `threads` threads of this
 /// rank ([`parallel::count_split`], on the engine's one pool): (index,
@@ -87,11 +96,7 @@ pub fn count(args: &CountArgs, problem: &Problem<String>) -> anyhow::Result<Stat
     let world = universe.world();
     let (rank, size) = (world.rank(), world.size());
     let engine: Engine = args.search.engine.into();
-    // Threads of each rank: --threads, else one (ranks are usually cores).
-    let threads = args
-        .threads
-        .map_or(1, |n| usize::try_from(n).unwrap_or(usize::MAX))
-        .clamp(1, parallel::MAX_THREADS);
+    let threads = threads_per_rank(args.threads);
     let workers = (size as usize).saturating_sub(1).max(1);
     let split = parallel::split(problem, engine, PER_WORKER * workers * threads, 64);
     let n = split.subproblems.len();
@@ -188,20 +193,48 @@ pub fn count(args: &CountArgs, problem: &Problem<String>) -> anyhow::Result<Stat
     Ok(Status::of_search(false, total))
 }
 
-/// Hands every solution of subproblem `i` to `each`.
-fn visit(
-    solver: &mut Solver<'_, String>,
+/// Solves the subproblems `range` of `subproblems` on `threads` threads
+/// of this rank (the engine's one pool): the solutions of each, in the
+/// order of the subproblems.
+fn solve_range(
+    problem: &Problem<String>,
+    engine: Engine,
     subproblems: &[Vec<OptionId>],
-    i: usize,
-    each: &mut dyn FnMut(&[OptionId]),
-) -> anyhow::Result<()> {
-    solver.reset();
-    parallel::BadPrefix::replay(solver, i, &subproblems[i])?;
-    solver.for_each(|s| {
-        each(s.options());
-        std::ops::ControlFlow::Continue(())
-    });
-    Ok(())
+    range: Range<usize>,
+    threads: usize,
+) -> anyhow::Result<Vec<Vec<OptionId>>> {
+    let items: Vec<usize> = range.clone().collect();
+    let run = parallel::Pool::new(threads)
+        .run(
+            &items,
+            || Solver::new(problem).engine(engine),
+            |solver, i, _| {
+                solver.reset();
+                solver.restrict(&subproblems[i])?;
+                let mut found = Vec::new();
+                let outcome = solver.for_each(|s| {
+                    found.push(s.options().to_vec());
+                    ControlFlow::Continue(())
+                });
+                Ok::<_, exactly::PrefixError>(parallel::Item {
+                    value: found,
+                    nodes: solver.stats().nodes,
+                    outcome,
+                })
+            },
+            |_, _| {},
+        )
+        .map_err(parallel::BadPrefix::from)
+        .context("cannot split the search")?;
+    // Without budgets, every subproblem is searched to the end.
+    anyhow::ensure!(
+        run.outcome.is_complete(),
+        "subproblems {range:?} stopped early: {:?}",
+        run.outcome
+    );
+    let mut items = run.items;
+    items.sort_unstable_by_key(|&(i, _)| i);
+    Ok(items.into_iter().flat_map(|(_, item)| item.value).collect())
 }
 
 /// Runs `solve --mpi` on this rank: rank 0 prints every solution.
@@ -211,30 +244,28 @@ pub fn solve(args: &SolveArgs, input: &Input) -> anyhow::Result<Status> {
     let world = universe.world();
     let (rank, size) = (world.rank(), world.size());
     let engine: Engine = args.search.engine.into();
+    let threads = threads_per_rank(args.threads);
     let workers = (size as usize).saturating_sub(1).max(1);
-    let (split, above) = parallel::split_with_solutions(problem, engine, PER_WORKER * workers, 64);
+    let (split, above) =
+        parallel::split_with_solutions(problem, engine, PER_WORKER * workers * threads, 64);
     let subproblems = split.subproblems;
-    let mut solver = Solver::new(problem).engine(engine);
-    let to_words = |options: &[OptionId]| {
-        options
-            .iter()
-            .map(|o| o.index() as u64)
-            .collect::<Vec<u64>>()
-    };
+    let n = subproblems.len();
+    let chunk = CHUNK_PER_THREAD * threads;
     if rank != 0 {
-        let mut last = NONE;
+        // Worker: [NONE] asks for work, answered [start, end] or [NONE];
+        // the solutions of a run go first, each tagged SOLUTION.
+        let root = world.process_at_rank(0);
         loop {
-            world.process_at_rank(0).send_with_tag(&[last][..], REQUEST);
-            let (answer, _) = world.process_at_rank(0).receive_vec::<u64>();
-            let index = answer.first().copied().unwrap_or(NONE);
-            if index == NONE {
-                return Ok(Status::Success);
+            root.send_with_tag(&[NONE][..], REQUEST);
+            let (answer, _) = root.receive_vec::<u64>();
+            let (start, end) = match answer[..] {
+                [start, end] if start != NONE => (start as usize, end as usize),
+                _ => return Ok(Status::Success),
+            };
+            for options in solve_range(problem, engine, &subproblems, start..end.min(n), threads)? {
+                let words: Vec<u64> = options.iter().map(|o| o.index() as u64).collect();
+                root.send_with_tag(&words[..], SOLUTION);
             }
-            let root = world.process_at_rank(0);
-            visit(&mut solver, &subproblems, index as usize, &mut |options| {
-                root.send_with_tag(&to_words(options)[..], SOLUTION);
-            })?;
-            last = index;
         }
     }
     let stdout = io::stdout();
@@ -250,12 +281,9 @@ pub fn solve(args: &SolveArgs, input: &Input) -> anyhow::Result<Status> {
         print(s.clone(), &mut found)?;
     }
     if size == 1 {
-        for i in 0..subproblems.len() {
-            let mut batch = Vec::new();
-            visit(&mut solver, &subproblems, i, &mut |options| {
-                batch.push(options.to_vec())
-            })?;
-            for s in batch {
+        for start in (0..n).step_by(chunk) {
+            let end = (start + chunk).min(n);
+            for s in solve_range(problem, engine, &subproblems, start..end, threads)? {
                 print(s, &mut found)?;
             }
         }
@@ -270,9 +298,10 @@ pub fn solve(args: &SolveArgs, input: &Input) -> anyhow::Result<Status> {
                 continue;
             }
             let worker = world.process_at_rank(status.source_rank());
-            if next < subproblems.len() {
-                worker.send(&[next as u64][..]);
-                next += 1;
+            if next < n {
+                let end = (next + chunk).min(n);
+                worker.send(&[next as u64, end as u64][..]);
+                next = end;
             } else {
                 worker.send(&[NONE][..]);
                 running -= 1;

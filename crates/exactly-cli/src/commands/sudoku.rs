@@ -607,13 +607,7 @@ pub fn run(args: &SudokuArgs) -> anyhow::Result<Status> {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .min(MAX_THREADS);
     let max = if args.first { 1 } else { args.max_solutions };
-    let mut limits = Limits::default();
-    if let Some(nodes) = args.max_nodes {
-        limits = limits.max_nodes(nodes);
-    }
-    if let Some(time) = args.timeout {
-        limits = limits.max_time(time);
-    }
+    let limits = args.budget.limits();
     if args.target {
         return target(args, incoming, &rules, &limits, &name);
     }

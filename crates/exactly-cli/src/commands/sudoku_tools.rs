@@ -263,26 +263,10 @@ fn gen(args: &SudokuGenArgs) -> anyhow::Result<Status> {
     let mut first = 0;
     while first < args.count {
         let last = args.count.min(first.saturating_add(round));
-        let items: Vec<usize> = (0..(last - first) as usize).collect();
-        let run = Pool::new(threads).run(
-            &items,
-            || (),
-            |(), i, _| {
-                Ok::<_, Infallible>(Item {
-                    value: make(first + i as u64),
-                    nodes: 0,
-                    outcome: Outcome::Complete,
-                })
-            },
-            |_, _| {},
-        );
-        let made = match run {
-            Ok(run) => run.items,
-            Err(failed) => match failed.error {},
-        };
-        for (i, item) in made {
+        let made = on_pool(threads, (last - first) as usize, |i| make(first + i as u64));
+        for (i, value) in made.into_iter().enumerate() {
             let index = first + i as u64;
-            match item.value? {
+            match value? {
                 Some((g, rating)) => {
                     unproven += usize::from(g.unproven > 0);
                     write_made(&mut out, args, index, &g, rating.as_ref())?;
@@ -366,6 +350,30 @@ fn read(args: &SudokuInputArgs) -> anyhow::Result<(String, Vec<sudoku::Record>, 
     Ok((name, records, rules))
 }
 
+/// `f(i)` for every `i` in `0..n`, on `threads` threads of the engine's
+/// pool (no budgets: every item runs), in the order of `i`.
+fn on_pool<T: Send>(threads: usize, n: usize, f: impl Fn(usize) -> T + Sync) -> Vec<T> {
+    let items: Vec<usize> = (0..n).collect();
+    let run = Pool::new(threads).run(
+        &items,
+        || (),
+        |(), i, _| {
+            Ok::<_, Infallible>(Item {
+                value: f(i),
+                nodes: 0,
+                outcome: Outcome::Complete,
+            })
+        },
+        |_, _| {},
+    );
+    let mut done = match run {
+        Ok(run) => run.items,
+        Err(failed) => match failed.error {},
+    };
+    done.sort_unstable_by_key(|&(i, _)| i);
+    done.into_iter().map(|(_, item)| item.value).collect()
+}
+
 /// What `rate` finds for one record: a rating, the verdict of a puzzle
 /// without one solution, or the error text of an invalid record.
 type Rated = Result<Result<RatingRecord, Verdict>, String>;
@@ -376,7 +384,7 @@ fn rate_record(record: &sudoku::Record, rules: &Rules, args: &SudokuRateArgs) ->
     let text = |e: &SudokuError| error_text(line, e);
     let p = record.puzzle.as_ref().map_err(text)?;
     let rules = rules_of(p, rules);
-    rate_within(&p.grid, &rules, args.max_nodes, args.timeout).map_err(|e| text(&e))
+    rate_within(&p.grid, &rules, args.budget.max_nodes, args.budget.timeout).map_err(|e| text(&e))
 }
 
 /// The worker threads of `--threads`: all cores by default, at most
@@ -392,32 +400,18 @@ fn threads_of(threads: Option<usize>) -> usize {
 fn rate(args: &SudokuRateArgs) -> anyhow::Result<Status> {
     let (name, records, rules) = read(&args.input)?;
     let total = records.len();
-    let items: Vec<usize> = (0..total).collect();
-    let run = Pool::new(threads_of(args.threads)).run(
-        &items,
-        || (),
-        |(), i, _| {
-            Ok::<_, Infallible>(Item {
-                value: rate_record(&records[i], &rules, args),
-                nodes: 0,
-                outcome: Outcome::Complete,
-            })
-        },
-        |_, _| {},
-    );
-    let rated = match run {
-        Ok(run) => run.items,
-        Err(failed) => match failed.error {},
-    };
+    let rated = on_pool(threads_of(args.threads), total, |i| {
+        rate_record(&records[i], &rules, args)
+    });
     let mut out = io::BufWriter::new(io::stdout().lock());
     let (mut invalid, mut unsolved, mut stopped) = (0, false, false);
     let json = args.format == SudokuToolFormat::Json;
     // Every record is rated, each within its own budget, and printed in
     // order.
-    for (i, item) in rated {
+    for (i, value) in rated.into_iter().enumerate() {
         let line = records[i].line;
-        stopped |= matches!(item.value, Ok(Err(Verdict::Unknown)));
-        match item.value {
+        stopped |= matches!(value, Ok(Err(Verdict::Unknown)));
+        match value {
             Ok(Ok(r)) if json => {
                 let mut object = r.json();
                 object["line"] = line.into();

@@ -152,7 +152,7 @@ pub(super) fn solve_within(
 }
 
 /// The engine for sudoku: item masks, taking forced moves first (against
-/// other solvers: README.md, "Performance").
+/// other solvers: DESIGN.md, "Measurements").
 ///
 /// Item masks copy every item's state at each branch, so their memory is
 /// the depth times the items. Past [`MASKS_STATE_BYTES`] a solver uses

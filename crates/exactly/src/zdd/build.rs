@@ -364,6 +364,44 @@ struct Level {
     memo: u32,
 }
 
+/// The budget check of both builders, made once a node is counted in
+/// `stats.nodes`: the node budget on every node; the time, the cancel flag
+/// and the memory limit every 1,024 nodes (more often than the other
+/// searches: the memory estimate is cheap and memory grows fast).
+pub(super) fn check(
+    budget: &mut Budget,
+    max_bytes: Option<u64>,
+    stats: &mut ZddStats,
+    memo: &Memo,
+    diagram_nodes: usize,
+) -> Result<(), ZddError> {
+    let stopped = |reason, stats: &ZddStats| ZddError::Stopped {
+        reason,
+        stats: *stats,
+        diagram_nodes,
+    };
+    // The nodes before this one used the budget.
+    if budget.out_of_nodes(stats.nodes - 1) {
+        return Err(stopped(StopReason::NodeLimit, stats));
+    }
+    if stats.nodes % 1024 == 0 {
+        if let Err(reason) = budget.poll(stats.nodes) {
+            return Err(stopped(reason, stats));
+        }
+        if let Some(limit) = max_bytes {
+            let bytes = memo.bytes(diagram_nodes);
+            if bytes > limit {
+                stats.bytes = bytes;
+                return Err(ZddError::Memory {
+                    limit,
+                    stats: *stats,
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Signatures end to end in one array (all of the same length), found
 /// through a table of entry numbers; each entry's diagram in `zdd`.
 pub(super) struct Memo {
@@ -387,6 +425,14 @@ impl Memo {
 
     pub(super) fn len(&self) -> usize {
         self.zdd.len()
+    }
+
+    /// The bytes held by the memo and by a diagram of `diagram_nodes`
+    /// nodes: per entry a key, its hash, its diagram, and a table slot with
+    /// its control byte at a load of at most 7/8; 12 bytes a diagram node.
+    pub(super) fn bytes(&self, diagram_nodes: usize) -> u64 {
+        let per_memo = (self.words * 8 + 8 + 4 + 5) as u64;
+        self.len() as u64 * per_memo + diagram_nodes as u64 * 12
     }
 
     fn hash(sig: &[u64]) -> u64 {
@@ -447,39 +493,17 @@ impl<'d> Run<'d> {
     }
 
     fn bytes(&self) -> u64 {
-        // A key, its hash, its diagram, and a table slot with its control
-        // byte at a load of at most 7/8.
-        let per_memo = (self.dance.sig_words * 8 + 8 + 4 + 5) as u64;
-        self.memo.len() as u64 * per_memo + self.zdd.len() as u64 * 12
+        self.memo.bytes(self.zdd.len())
     }
 
     fn check(&mut self) -> Result<(), ZddError> {
-        let stop = |reason, run: &Self| ZddError::Stopped {
-            reason,
-            stats: run.stats,
-            diagram_nodes: run.zdd.len(),
-        };
-        // Checked once the node is counted: the nodes before it used the budget.
-        if self.budget.out_of_nodes(self.stats.nodes - 1) {
-            return Err(stop(StopReason::NodeLimit, self));
-        }
-        // More often than the other searches: the memory estimate is cheap
-        // and memory grows fast.
-        if self.stats.nodes % 1024 == 0 {
-            if let Err(reason) = self.budget.poll(self.stats.nodes) {
-                return Err(stop(reason, self));
-            }
-            if let Some(limit) = self.max_bytes {
-                if self.bytes() > limit {
-                    self.stats.bytes = self.bytes();
-                    return Err(ZddError::Memory {
-                        limit,
-                        stats: self.stats,
-                    });
-                }
-            }
-        }
-        Ok(())
+        check(
+            &mut self.budget,
+            self.max_bytes,
+            &mut self.stats,
+            &self.memo,
+            self.zdd.len(),
+        )
     }
 
     fn make(&mut self, option: OptionId, lo: u32, hi: u32) -> Result<u32, ZddError> {

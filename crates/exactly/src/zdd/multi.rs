@@ -19,9 +19,9 @@
 //! without `x` and those with it are disjoint, and the node `(x, lo, hi)`
 //! joins them, so every solution lies on exactly one path.
 
-use super::build::Memo;
+use super::build::{check, Memo};
 use super::{ZddError, ZddNode, ZddStats, BOTTOM, TOP};
-use crate::budget::{Budget, Limits, StopReason};
+use crate::budget::{Budget, Limits};
 use crate::problem::{ItemKind, OptionId, Problem};
 
 /// The problem as flat arrays: primary items `0..n1`, secondary items
@@ -276,36 +276,17 @@ impl<'s> MultiRun<'s> {
     }
 
     fn bytes(&self) -> u64 {
-        // As in the search without multiplicities: a key, its hash, its
-        // diagram and a table slot per memo entry, 12 bytes a node.
-        let per_memo = (self.shape.key_words() * 8 + 8 + 4 + 5) as u64;
-        self.memo.len() as u64 * per_memo + self.zdd.len() as u64 * 12
+        self.memo.bytes(self.zdd.len())
     }
 
     fn check(&mut self) -> Result<(), ZddError> {
-        let stop = |reason, run: &Self| ZddError::Stopped {
-            reason,
-            stats: run.stats,
-            diagram_nodes: run.zdd.len(),
-        };
-        if self.budget.out_of_nodes(self.stats.nodes - 1) {
-            return Err(stop(StopReason::NodeLimit, self));
-        }
-        if self.stats.nodes % 1024 == 0 {
-            if let Err(reason) = self.budget.poll(self.stats.nodes) {
-                return Err(stop(reason, self));
-            }
-            if let Some(limit) = self.max_bytes {
-                if self.bytes() > limit {
-                    self.stats.bytes = self.bytes();
-                    return Err(ZddError::Memory {
-                        limit,
-                        stats: self.stats,
-                    });
-                }
-            }
-        }
-        Ok(())
+        check(
+            &mut self.budget,
+            self.max_bytes,
+            &mut self.stats,
+            &self.memo,
+            self.zdd.len(),
+        )
     }
 
     fn make(&mut self, x: u32, lo: u32, hi: u32) -> Result<u32, ZddError> {

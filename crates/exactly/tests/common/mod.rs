@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod multi;
+
 use exactly::{ColorId, Problem, ProblemBuilder};
 use proptest::prelude::*;
 
