@@ -149,11 +149,11 @@ pub struct ManArgs {
 #[derive(Debug, Args)]
 pub struct ZddBudget {
     /// Stop after SECS seconds (a decimal number).
-    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds, allow_negative_numbers = true)]
     pub timeout: Option<Duration>,
 
     /// Stop after N search nodes.
-    #[arg(long, value_name = "N", value_parser = parse_limit)]
+    #[arg(long, value_name = "N", value_parser = parse_limit, allow_negative_numbers = true)]
     pub max_nodes: Option<u64>,
 
     /// Stop when the diagram and its memo pass this many bytes (suffixes K,
@@ -890,10 +890,12 @@ fn parse_seed(text: &str) -> Result<u64, String> {
 /// cut to it, so that adding the budget to the current time cannot overflow.
 pub const MAX_TIMEOUT_SECS: f64 = 1e9;
 
-/// Parses a positive, finite number of seconds. Values past
-/// [`MAX_TIMEOUT_SECS`] are cut to it, and positive values below a
-/// nanosecond are raised to one.
-fn parse_seconds(text: &str) -> Result<Duration, String> {
+/// Parses a positive, finite number of seconds: the one parser of every
+/// command's time budget (`--timeout`, `--report-every`). Values past
+/// [`MAX_TIMEOUT_SECS`] are cut to it; negative and non-finite ones are
+/// refused, and so are positive ones that round to no time at all (below
+/// half a nanosecond), as `0` is.
+pub(crate) fn parse_seconds(text: &str) -> Result<Duration, String> {
     let secs: f64 = text
         .trim()
         .parse()
@@ -903,18 +905,24 @@ fn parse_seconds(text: &str) -> Result<Duration, String> {
             "expected a positive, finite number of seconds, found '{text}'"
         ));
     }
-    if secs == 0.0 {
-        return Err(format!(
-            "expected a positive number of seconds, found '{text}'; leave the budget out for no time limit"
-        ));
-    }
     if secs < 0.0 {
         return Err(format!(
             "expected a positive number of seconds, found '{text}'"
         ));
     }
-    let secs = secs.min(MAX_TIMEOUT_SECS);
-    Ok(Duration::from_secs_f64(secs).max(Duration::from_nanos(1)))
+    let time = Duration::from_secs_f64(secs.min(MAX_TIMEOUT_SECS));
+    if time.is_zero() {
+        let why = if secs == 0.0 {
+            String::new()
+        } else {
+            " (it rounds to no time at all; the shortest is 1e-9, a nanosecond)".to_string()
+        };
+        return Err(format!(
+            "expected a positive number of seconds, found '{text}'{why}; leave the budget out \
+             for no time limit"
+        ));
+    }
+    Ok(time)
 }
 
 #[cfg(test)]
@@ -977,7 +985,14 @@ mod tests {
             parse_seconds("1e300"),
             Ok(Duration::from_secs(1_000_000_000))
         );
-        assert_eq!(parse_seconds("1e-300"), Ok(Duration::from_nanos(1)));
+        // One rule for every budget: what rounds to no time is refused as
+        // 0 is, whatever its spelling.
+        for tiny in ["1e-300", "4e-10", "0.0000000001", "5e-324"] {
+            let err = parse_seconds(tiny).unwrap_err();
+            assert!(err.contains("rounds to no time"), "{tiny}: {err}");
+        }
+        assert_eq!(parse_seconds("1e-9"), Ok(Duration::from_nanos(1)));
+        assert_eq!(parse_seconds("2e-9"), Ok(Duration::from_nanos(2)));
     }
 
     #[test]

@@ -353,6 +353,9 @@ fn zero_negative_and_huge_budgets() {
         ("--timeout", "-1", "positive number of seconds"),
         ("--timeout", "inf", "finite"),
         ("--timeout", "NaN", "finite"),
+        // What rounds to no time at all is refused as 0 is.
+        ("--timeout", "1e-300", "rounds to no time"),
+        ("--timeout", "4e-10", "rounds to no time"),
         ("--max-nodes", "0", "positive integer"),
         ("--max-nodes", "-5", "positive integer"),
     ] {
@@ -366,6 +369,12 @@ fn zero_negative_and_huge_budgets() {
             &["squares", "3"],
             &["estimate", "testdata/knuth-example.dlx"],
             &["sudoku", "-"],
+            &["sudoku", "rate", "-"],
+            &["sudoku", "gen"],
+            &["zdd", "testdata/knuth-example.dlx"],
+            &["sample", "testdata/knuth-example.dlx"],
+            &["plan", "testdata/knuth-example.dlx"],
+            &["contest", "poj3074", "-"],
         ] {
             let args = [command, &[option, value]].concat();
             refused(&args, b"", &[option, wanted]);
@@ -386,6 +395,19 @@ fn zero_negative_and_huge_budgets() {
         &["positive integer"],
     );
     refused(&["queens", "6", "--seed", "-1"], b"", &["from 0 to"]);
+    // The progress interval is a time too, read by the same rule.
+    for value in ["0", "-1", "1e-300", "nan"] {
+        refused(
+            &[
+                "count",
+                "--report-every",
+                value,
+                "testdata/knuth-example.dlx",
+            ],
+            b"",
+            &["--report-every", "seconds"],
+        );
+    }
     // Past 10^9 seconds, a time budget means 10^9 seconds: accepted.
     for value in ["1e300", "1e10", "18446744073709551616"] {
         let (status, out, err) = run(&["queens", "6", "--count", "--timeout", value], b"");

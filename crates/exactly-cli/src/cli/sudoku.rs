@@ -393,8 +393,15 @@ pub struct SudokuGenArgs {
     /// Node budget of each uniqueness check while removing clues (a check
     /// out of it keeps the clue, tried again at the end with 16 times the
     /// budget; see docs/SUDOKU.md).
-    #[arg(long, value_name = "N", value_parser = parse_limit)]
+    #[arg(long, value_name = "N", value_parser = parse_limit, allow_negative_numbers = true)]
     pub max_nodes: Option<u64>,
+
+    /// A time budget for each puzzle, in seconds (fractions allowed), all
+    /// its attempts and ratings together: a puzzle not made within it is
+    /// left out with a message on stderr, the others are still made (the
+    /// same ones as without the budget), and the exit status is 3.
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds, allow_negative_numbers = true)]
+    pub timeout: Option<Duration>,
 
     /// Keep a puzzle some of whose clues could not be checked within
     /// either budget (they stay: the puzzle is unique but not proven
