@@ -158,7 +158,7 @@ pub struct ZddBudget {
 
     /// Stop when the diagram and its memo pass this many bytes (suffixes K,
     /// M, G for powers of 1024).
-    #[arg(long, value_name = "BYTES", value_parser = parse_bytes, default_value = "8G")]
+    #[arg(long, value_name = "BYTES", value_parser = parse_bytes, default_value = "8G", allow_negative_numbers = true)]
     pub max_memory: u64,
 
     /// Print statistics (search nodes, memos, hits, diagram nodes, bytes,
@@ -212,11 +212,11 @@ pub struct SampleArgs {
     pub zdd: bool,
 
     /// How many solutions to draw (with replacement).
-    #[arg(short = 'n', long = "count", value_name = "K", default_value_t = 1, value_parser = parse_limit)]
+    #[arg(short = 'n', long = "count", value_name = "K", default_value_t = 1, value_parser = parse_limit, allow_negative_numbers = true)]
     pub count: u64,
 
     /// Seed of the random draws: the same seed gives the same solutions.
-    #[arg(long, value_name = "S", default_value_t = 0)]
+    #[arg(long, value_name = "S", default_value_t = 0, value_parser = parse_seed, allow_negative_numbers = true)]
     pub seed: u64,
 
     /// Output format.
@@ -431,7 +431,7 @@ pub struct SearchArgs {
 
     /// Trace only the steps at levels A to B, both included (`3..5`, `2..`,
     /// `..4`); implies --trace.
-    #[arg(long, value_name = "A..B", value_parser = parse_levels)]
+    #[arg(long, value_name = "A..B", value_parser = parse_levels, allow_negative_numbers = true)]
     pub trace_levels: Option<Levels>,
 
     /// After each traced step, print the nodes whose links it changed, one
@@ -554,7 +554,7 @@ pub struct SolveArgs {
 
     /// Print the K cheapest distinct solution costs, one solution each,
     /// cheapest first.
-    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..), conflicts_with = "every")]
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..), conflicts_with = "every", allow_negative_numbers = true)]
     pub best: Option<u64>,
 
     #[command(flatten)]
@@ -564,7 +564,7 @@ pub struct SolveArgs {
     /// there are subproblems). With more, solutions stream out as the
     /// threads find them, in no fixed order (the set never changes).
     /// --limit, --max-nodes and --trace run one plain search instead.
-    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..), allow_negative_numbers = true)]
     pub threads: Option<u64>,
 
     /// Solve under `mpirun`: rank 0 hands out subproblems and prints every
@@ -583,7 +583,7 @@ pub struct EveryArg {
     /// Print only every M-th solution (the M-th, the 2M-th, ...), as Knuth's
     /// programs do with their spacing option; `solve -o json` records keep
     /// each solution's number.
-    #[arg(long, value_name = "M", default_value_t = 1, value_parser = parse_limit)]
+    #[arg(long, value_name = "M", default_value_t = 1, value_parser = parse_limit, allow_negative_numbers = true)]
     pub every: u64,
 }
 
@@ -617,7 +617,7 @@ pub struct CountArgs {
     /// more than there are subproblems). The tree is split into at
     /// least 64 subproblems per thread; counts never depend on N. --limit,
     /// --max-nodes and --trace run one plain search instead.
-    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..), allow_negative_numbers = true)]
     pub threads: Option<u64>,
 
     /// Record each finished subproblem in FILE and skip those already
@@ -644,12 +644,12 @@ pub struct CountArgs {
 
     /// With --zdd, stop when the diagram and its memo pass this many bytes
     /// (suffixes K, M, G).
-    #[arg(long, value_name = "BYTES", value_parser = parse_bytes, requires = "zdd")]
+    #[arg(long, value_name = "BYTES", value_parser = parse_bytes, requires = "zdd", allow_negative_numbers = true)]
     pub max_memory: Option<u64>,
 
     /// The shard of the plan to count, `i/N` with 0 <= i < N: prints the
     /// shard's count, then one result line per subproblem, for `merge`.
-    #[arg(long, value_name = "i/N", requires = "plan", value_parser = parse_shard)]
+    #[arg(long, value_name = "i/N", requires = "plan", value_parser = parse_shard, allow_negative_numbers = true)]
     pub shard: Option<Shard>,
 }
 
@@ -688,7 +688,7 @@ pub struct EstimateArgs {
     pub format: ResultFormat,
 
     /// Number of random probes (at least 1; with 1 the range is unknown).
-    #[arg(long, value_name = "N", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..), allow_negative_numbers = true)]
     pub probes: u64,
 
     /// Seed of the random probes.
@@ -714,14 +714,14 @@ pub struct PlanArgs {
     pub problem: ProblemArgs,
 
     /// Split into at least this many subproblems (at most 1048576).
-    #[arg(long, value_name = "K", default_value_t = 1024)]
+    #[arg(long, value_name = "K", default_value_t = 1024, value_parser = parse_size, allow_negative_numbers = true)]
     pub cubes: usize,
 
     /// Random probes per subproblem for its size estimate (more probes,
     /// better balanced shards: on pentomino 6x10 cut into 2192 subproblems,
     /// 8 shards' largest load was 1.20, 1.15 and 1.05 times the mean with 64,
     /// 256 and 1024 probes; contiguous blocks gave 1.81). At least 1.
-    #[arg(long, value_name = "N", default_value_t = 1024, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", default_value_t = 1024, value_parser = clap::value_parser!(u64).range(1..), allow_negative_numbers = true)]
     pub probes: u64,
 
     /// Give up after SECS seconds (the split and the probes together): no

@@ -416,3 +416,41 @@ fn zero_negative_and_huge_budgets() {
     let (status, out, _) = run(&["squares", "2", "--timeout", "1e300"], b"");
     assert_eq!((status, out.lines().next()), (Some(0), Some("3")));
 }
+
+#[test]
+fn every_number_option_reads_a_negative_number_as_a_bad_value() {
+    // Not "unexpected argument '-1'": the option's own message.
+    let dlx = "testdata/knuth-example.dlx";
+    for (args, option) in [
+        (&["zdd", "--max-memory", "-1", dlx][..], "--max-memory"),
+        (&["zdd", "--max-nodes", "-1", dlx], "--max-nodes"),
+        (&["sample", "--count", "-1", dlx], "--count"),
+        (&["sample", "--seed", "-1", dlx], "--seed"),
+        (&["solve", "--every", "-1", dlx], "--every"),
+        (&["count", "--threads", "-1", dlx], "--threads"),
+        (&["plan", "--cubes", "-1", dlx], "--cubes"),
+        (&["plan", "--cubes", "0", dlx], "--cubes"),
+        (&["plan", "--probes", "-1", dlx], "--probes"),
+        (&["estimate", "--probes", "-1", dlx], "--probes"),
+        (&["sudoku", "--threads", "-1", "-"], "--threads"),
+        (&["sudoku", "--max-solutions", "-1", "-"], "--max-solutions"),
+        (&["sudoku", "rate", "--threads", "-1", "-"], "--threads"),
+        (&["sudoku", "encode", "--record", "-1", "-"], "--record"),
+        (&["sudoku", "gen", "--size", "-1"], "--size"),
+        (&["sudoku", "gen", "--count", "-1"], "--count"),
+        (&["sudoku", "gen", "--seed", "-1"], "--seed"),
+        (&["sudoku", "gen", "--clues", "-1"], "--clues"),
+        (&["sudoku", "gen", "--attempts", "-1"], "--attempts"),
+        (&["sudoku", "gen", "--max-nodes", "-1"], "--max-nodes"),
+        (&["sudoku", "gen", "--threads", "-1"], "--threads"),
+    ] {
+        let (status, out, err) = run(args, b"");
+        assert_eq!(status, Some(2), "{args:?}: {err}");
+        assert!(out.is_empty(), "{args:?}: {out}");
+        assert!(err.contains("invalid value"), "{args:?}: {err}");
+        assert!(err.contains(option), "{args:?}: {err}");
+    }
+    // A record or a side is a positive integer, not a number of threads.
+    let (_, _, err) = run(&["sudoku", "encode", "--record", "0", "-"], b"");
+    assert!(err.contains("expected a positive integer"), "{err}");
+}
