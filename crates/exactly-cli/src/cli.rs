@@ -149,16 +149,16 @@ pub struct ManArgs {
 #[derive(Debug, Args)]
 pub struct ZddBudget {
     /// Stop after SECS seconds (a decimal number).
-    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds, allow_negative_numbers = true)]
     pub timeout: Option<Duration>,
 
     /// Stop after N search nodes.
-    #[arg(long, value_name = "N", value_parser = parse_limit)]
+    #[arg(long, value_name = "N", value_parser = parse_limit, allow_negative_numbers = true)]
     pub max_nodes: Option<u64>,
 
     /// Stop when the diagram and its memo pass this many bytes (suffixes K,
     /// M, G for powers of 1024).
-    #[arg(long, value_name = "BYTES", value_parser = parse_bytes, default_value = "8G")]
+    #[arg(long, value_name = "BYTES", value_parser = parse_bytes, default_value = "8G", allow_negative_numbers = true)]
     pub max_memory: u64,
 
     /// Print statistics (search nodes, memos, hits, diagram nodes, bytes,
@@ -212,11 +212,11 @@ pub struct SampleArgs {
     pub zdd: bool,
 
     /// How many solutions to draw (with replacement).
-    #[arg(short = 'n', long = "count", value_name = "K", default_value_t = 1, value_parser = parse_limit)]
+    #[arg(short = 'n', long = "count", value_name = "K", default_value_t = 1, value_parser = parse_limit, allow_negative_numbers = true)]
     pub count: u64,
 
     /// Seed of the random draws: the same seed gives the same solutions.
-    #[arg(long, value_name = "S", default_value_t = 0)]
+    #[arg(long, value_name = "S", default_value_t = 0, value_parser = parse_seed, allow_negative_numbers = true)]
     pub seed: u64,
 
     /// Output format.
@@ -431,7 +431,7 @@ pub struct SearchArgs {
 
     /// Trace only the steps at levels A to B, both included (`3..5`, `2..`,
     /// `..4`); implies --trace.
-    #[arg(long, value_name = "A..B", value_parser = parse_levels)]
+    #[arg(long, value_name = "A..B", value_parser = parse_levels, allow_negative_numbers = true)]
     pub trace_levels: Option<Levels>,
 
     /// After each traced step, print the nodes whose links it changed, one
@@ -554,7 +554,7 @@ pub struct SolveArgs {
 
     /// Print the K cheapest distinct solution costs, one solution each,
     /// cheapest first.
-    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..), conflicts_with = "every")]
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..), conflicts_with = "every", allow_negative_numbers = true)]
     pub best: Option<u64>,
 
     #[command(flatten)]
@@ -564,7 +564,7 @@ pub struct SolveArgs {
     /// there are subproblems). With more, solutions stream out as the
     /// threads find them, in no fixed order (the set never changes).
     /// --limit, --max-nodes and --trace run one plain search instead.
-    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..), allow_negative_numbers = true)]
     pub threads: Option<u64>,
 
     /// Solve under `mpirun`: rank 0 hands out subproblems to the other
@@ -585,7 +585,7 @@ pub struct EveryArg {
     /// Print only every M-th solution (the M-th, the 2M-th, ...), as Knuth's
     /// programs do with their spacing option; `solve -o json` records keep
     /// each solution's number.
-    #[arg(long, value_name = "M", default_value_t = 1, value_parser = parse_limit)]
+    #[arg(long, value_name = "M", default_value_t = 1, value_parser = parse_limit, allow_negative_numbers = true)]
     pub every: u64,
 }
 
@@ -619,7 +619,7 @@ pub struct CountArgs {
     /// more than there are subproblems). The tree is split into at
     /// least 64 subproblems per thread; counts never depend on N. --limit,
     /// --max-nodes and --trace run one plain search instead.
-    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..), allow_negative_numbers = true)]
     pub threads: Option<u64>,
 
     /// Record each finished subproblem in FILE and skip those already
@@ -646,12 +646,12 @@ pub struct CountArgs {
 
     /// With --zdd, stop when the diagram and its memo pass this many bytes
     /// (suffixes K, M, G).
-    #[arg(long, value_name = "BYTES", value_parser = parse_bytes, requires = "zdd")]
+    #[arg(long, value_name = "BYTES", value_parser = parse_bytes, requires = "zdd", allow_negative_numbers = true)]
     pub max_memory: Option<u64>,
 
     /// The shard of the plan to count, `i/N` with 0 <= i < N: prints the
     /// shard's count, then one result line per subproblem, for `merge`.
-    #[arg(long, value_name = "i/N", requires = "plan", value_parser = parse_shard)]
+    #[arg(long, value_name = "i/N", requires = "plan", value_parser = parse_shard, allow_negative_numbers = true)]
     pub shard: Option<Shard>,
 }
 
@@ -690,7 +690,7 @@ pub struct EstimateArgs {
     pub format: ResultFormat,
 
     /// Number of random probes (at least 1; with 1 the range is unknown).
-    #[arg(long, value_name = "N", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..), allow_negative_numbers = true)]
     pub probes: u64,
 
     /// Seed of the random probes.
@@ -716,14 +716,14 @@ pub struct PlanArgs {
     pub problem: ProblemArgs,
 
     /// Split into at least this many subproblems (at most 1048576).
-    #[arg(long, value_name = "K", default_value_t = 1024)]
+    #[arg(long, value_name = "K", default_value_t = 1024, value_parser = parse_size, allow_negative_numbers = true)]
     pub cubes: usize,
 
     /// Random probes per subproblem for its size estimate (more probes,
     /// better balanced shards: on pentomino 6x10 cut into 2192 subproblems,
     /// 8 shards' largest load was 1.20, 1.15 and 1.05 times the mean with 64,
     /// 256 and 1024 probes; contiguous blocks gave 1.81). At least 1.
-    #[arg(long, value_name = "N", default_value_t = 1024, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", default_value_t = 1024, value_parser = clap::value_parser!(u64).range(1..), allow_negative_numbers = true)]
     pub probes: u64,
 
     /// Give up after SECS seconds (the split and the probes together): no
@@ -892,10 +892,12 @@ fn parse_seed(text: &str) -> Result<u64, String> {
 /// cut to it, so that adding the budget to the current time cannot overflow.
 pub const MAX_TIMEOUT_SECS: f64 = 1e9;
 
-/// Parses a positive, finite number of seconds. Values past
-/// [`MAX_TIMEOUT_SECS`] are cut to it, and positive values below a
-/// nanosecond are raised to one.
-fn parse_seconds(text: &str) -> Result<Duration, String> {
+/// Parses a positive, finite number of seconds: the one parser of every
+/// command's time budget (`--timeout`, `--report-every`). Values past
+/// [`MAX_TIMEOUT_SECS`] are cut to it; negative and non-finite ones are
+/// refused, and so are positive ones that round to no time at all (below
+/// half a nanosecond), as `0` is.
+pub(crate) fn parse_seconds(text: &str) -> Result<Duration, String> {
     let secs: f64 = text
         .trim()
         .parse()
@@ -905,18 +907,24 @@ fn parse_seconds(text: &str) -> Result<Duration, String> {
             "expected a positive, finite number of seconds, found '{text}'"
         ));
     }
-    if secs == 0.0 {
-        return Err(format!(
-            "expected a positive number of seconds, found '{text}'; leave the budget out for no time limit"
-        ));
-    }
     if secs < 0.0 {
         return Err(format!(
             "expected a positive number of seconds, found '{text}'"
         ));
     }
-    let secs = secs.min(MAX_TIMEOUT_SECS);
-    Ok(Duration::from_secs_f64(secs).max(Duration::from_nanos(1)))
+    let time = Duration::from_secs_f64(secs.min(MAX_TIMEOUT_SECS));
+    if time.is_zero() {
+        let why = if secs == 0.0 {
+            String::new()
+        } else {
+            " (it rounds to no time at all; the shortest is 1e-9, a nanosecond)".to_string()
+        };
+        return Err(format!(
+            "expected a positive number of seconds, found '{text}'{why}; leave the budget out \
+             for no time limit"
+        ));
+    }
+    Ok(time)
 }
 
 #[cfg(test)]
@@ -979,7 +987,14 @@ mod tests {
             parse_seconds("1e300"),
             Ok(Duration::from_secs(1_000_000_000))
         );
-        assert_eq!(parse_seconds("1e-300"), Ok(Duration::from_nanos(1)));
+        // One rule for every budget: what rounds to no time is refused as
+        // 0 is, whatever its spelling.
+        for tiny in ["1e-300", "4e-10", "0.0000000001", "5e-324"] {
+            let err = parse_seconds(tiny).unwrap_err();
+            assert!(err.contains("rounds to no time"), "{tiny}: {err}");
+        }
+        assert_eq!(parse_seconds("1e-9"), Ok(Duration::from_nanos(1)));
+        assert_eq!(parse_seconds("2e-9"), Ok(Duration::from_nanos(2)));
     }
 
     #[test]

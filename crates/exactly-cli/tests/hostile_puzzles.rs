@@ -353,6 +353,9 @@ fn zero_negative_and_huge_budgets() {
         ("--timeout", "-1", "positive number of seconds"),
         ("--timeout", "inf", "finite"),
         ("--timeout", "NaN", "finite"),
+        // What rounds to no time at all is refused as 0 is.
+        ("--timeout", "1e-300", "rounds to no time"),
+        ("--timeout", "4e-10", "rounds to no time"),
         ("--max-nodes", "0", "positive integer"),
         ("--max-nodes", "-5", "positive integer"),
     ] {
@@ -366,6 +369,12 @@ fn zero_negative_and_huge_budgets() {
             &["squares", "3"],
             &["estimate", "testdata/knuth-example.dlx"],
             &["sudoku", "-"],
+            &["sudoku", "rate", "-"],
+            &["sudoku", "gen"],
+            &["zdd", "testdata/knuth-example.dlx"],
+            &["sample", "testdata/knuth-example.dlx"],
+            &["plan", "testdata/knuth-example.dlx"],
+            &["contest", "poj3074", "-"],
         ] {
             let args = [command, &[option, value]].concat();
             refused(&args, b"", &[option, wanted]);
@@ -386,6 +395,19 @@ fn zero_negative_and_huge_budgets() {
         &["positive integer"],
     );
     refused(&["queens", "6", "--seed", "-1"], b"", &["from 0 to"]);
+    // The progress interval is a time too, read by the same rule.
+    for value in ["0", "-1", "1e-300", "nan"] {
+        refused(
+            &[
+                "count",
+                "--report-every",
+                value,
+                "testdata/knuth-example.dlx",
+            ],
+            b"",
+            &["--report-every", "seconds"],
+        );
+    }
     // Past 10^9 seconds, a time budget means 10^9 seconds: accepted.
     for value in ["1e300", "1e10", "18446744073709551616"] {
         let (status, out, err) = run(&["queens", "6", "--count", "--timeout", value], b"");
@@ -393,4 +415,42 @@ fn zero_negative_and_huge_budgets() {
     }
     let (status, out, _) = run(&["squares", "2", "--timeout", "1e300"], b"");
     assert_eq!((status, out.lines().next()), (Some(0), Some("3")));
+}
+
+#[test]
+fn every_number_option_reads_a_negative_number_as_a_bad_value() {
+    // Not "unexpected argument '-1'": the option's own message.
+    let dlx = "testdata/knuth-example.dlx";
+    for (args, option) in [
+        (&["zdd", "--max-memory", "-1", dlx][..], "--max-memory"),
+        (&["zdd", "--max-nodes", "-1", dlx], "--max-nodes"),
+        (&["sample", "--count", "-1", dlx], "--count"),
+        (&["sample", "--seed", "-1", dlx], "--seed"),
+        (&["solve", "--every", "-1", dlx], "--every"),
+        (&["count", "--threads", "-1", dlx], "--threads"),
+        (&["plan", "--cubes", "-1", dlx], "--cubes"),
+        (&["plan", "--cubes", "0", dlx], "--cubes"),
+        (&["plan", "--probes", "-1", dlx], "--probes"),
+        (&["estimate", "--probes", "-1", dlx], "--probes"),
+        (&["sudoku", "--threads", "-1", "-"], "--threads"),
+        (&["sudoku", "--max-solutions", "-1", "-"], "--max-solutions"),
+        (&["sudoku", "rate", "--threads", "-1", "-"], "--threads"),
+        (&["sudoku", "encode", "--record", "-1", "-"], "--record"),
+        (&["sudoku", "gen", "--size", "-1"], "--size"),
+        (&["sudoku", "gen", "--count", "-1"], "--count"),
+        (&["sudoku", "gen", "--seed", "-1"], "--seed"),
+        (&["sudoku", "gen", "--clues", "-1"], "--clues"),
+        (&["sudoku", "gen", "--attempts", "-1"], "--attempts"),
+        (&["sudoku", "gen", "--max-nodes", "-1"], "--max-nodes"),
+        (&["sudoku", "gen", "--threads", "-1"], "--threads"),
+    ] {
+        let (status, out, err) = run(args, b"");
+        assert_eq!(status, Some(2), "{args:?}: {err}");
+        assert!(out.is_empty(), "{args:?}: {out}");
+        assert!(err.contains("invalid value"), "{args:?}: {err}");
+        assert!(err.contains(option), "{args:?}: {err}");
+    }
+    // A record or a side is a positive integer, not a number of threads.
+    let (_, _, err) = run(&["sudoku", "encode", "--record", "0", "-"], b"");
+    assert!(err.contains("expected a positive integer"), "{err}");
 }

@@ -158,6 +158,14 @@ fn csv_quizzes_are_solved_and_their_solutions_checked() {
         out,
         "invalid: line 2: a CSV row of 1 field: the header names 2\n"
     );
+    // A column named twice: every row is an error naming the header.
+    let (code, out, _) = sudoku(&[], "puzzle,Puzzle\n1.3...1..1..2.4.,1.3...1..1..2.4.\n");
+    assert_eq!(code, 2);
+    assert_eq!(
+        out,
+        "invalid: line 1, column 8: the CSV header names the column 'Puzzle' twice (first at \
+         column 1), so row 2 cannot be read: rename or drop one of them\n"
+    );
     let (code, out, _) = sudoku(&[], "quizzes,solutions\n1x..............,1234\n");
     assert_eq!(code, 2);
     assert_eq!(

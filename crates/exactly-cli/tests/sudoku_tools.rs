@@ -492,6 +492,56 @@ fn rate_keeps_to_its_budgets() {
 }
 
 #[test]
+fn gen_keeps_to_its_time_budget() {
+    // A budget the puzzles fit in changes nothing: the same puzzles.
+    let args = [
+        "sudoku",
+        "gen",
+        "--count",
+        "3",
+        "--seed",
+        "5",
+        "--threads",
+        "2",
+    ];
+    let (code, plain, err) = exactly(&args, "");
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = exactly(&[&args[..], &["--timeout", "1000"]].concat(), "");
+    assert_eq!((code, out.as_str()), (0, plain.as_str()), "{err}");
+    // 36x36 puzzles are far from made in 0.2 s (thousands of uniqueness
+    // checks): each is left out with a message, and the exit status is 3.
+    let (code, out, err) = exactly(
+        &[
+            "sudoku",
+            "gen",
+            "--size",
+            "36",
+            "--count",
+            "2",
+            "--threads",
+            "1",
+            "--timeout",
+            "0.2",
+        ],
+        "",
+    );
+    assert_eq!(code, 3, "{err}");
+    assert!(out.is_empty(), "{out}");
+    assert!(
+        err.contains("puzzle 1: not made within --timeout 0.2 s"),
+        "{err}"
+    );
+    assert!(
+        err.contains("puzzle 2: not made within --timeout 0.2 s"),
+        "{err}"
+    );
+    assert!(
+        err.contains("stopped by --timeout: 2 of 2 puzzles"),
+        "{err}"
+    );
+}
+
+#[test]
 fn hint_gives_the_next_step() {
     let (code, out, _) = exactly(&["sudoku", "hint"], "34.........2.3..\n");
     assert_eq!(code, 0);

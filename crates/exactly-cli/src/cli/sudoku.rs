@@ -142,7 +142,7 @@ pub struct SudokuArgs {
     pub all: bool,
 
     /// Count solutions up to N: 2 (the default) tells unique from multiple.
-    #[arg(long, value_name = "N", default_value_t = 2, value_parser = parse_limit)]
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = parse_limit, allow_negative_numbers = true)]
     pub max_solutions: u64,
 
     // With --all (which it needs): only every M-th solution among those up
@@ -164,7 +164,7 @@ pub struct SudokuArgs {
     /// Worker threads (default: all cores); the output keeps the input
     /// order. At most 256, and no more than keep the solvers within 1 GiB
     /// (about 48 MiB a thread for 64x64 grids).
-    #[arg(short = 'j', long, value_name = "N", value_parser = parse_threads)]
+    #[arg(short = 'j', long, value_name = "N", value_parser = parse_threads, allow_negative_numbers = true)]
     pub threads: Option<usize>,
 
     #[command(flatten)]
@@ -300,7 +300,7 @@ pub struct SudokuRateArgs {
 
     /// Worker threads (default: all cores, at most 256): records are rated
     /// in parallel, and the output keeps the input order.
-    #[arg(short = 'j', long, value_name = "N", value_parser = parse_threads)]
+    #[arg(short = 'j', long, value_name = "N", value_parser = parse_threads, allow_negative_numbers = true)]
     pub threads: Option<usize>,
 
     #[command(flatten)]
@@ -325,7 +325,7 @@ pub struct SudokuEncodeArgs {
     pub input: SudokuInputArgs,
 
     /// Which record of the input to encode (from 1).
-    #[arg(long, value_name = "K", default_value_t = 1, value_parser = parse_threads)]
+    #[arg(long, value_name = "K", default_value_t = 1, value_parser = parse_size, allow_negative_numbers = true)]
     pub record: usize,
 }
 
@@ -358,7 +358,7 @@ pub enum SudokuGenFormat {
 #[derive(Debug, Args)]
 pub struct SudokuGenArgs {
     /// Grid side N (4 to 64; default 9, or the side of --box).
-    #[arg(long, value_name = "N", value_parser = parse_threads)]
+    #[arg(long, value_name = "N", value_parser = parse_size, allow_negative_numbers = true)]
     pub size: Option<usize>,
 
     /// Box shape RxC (R rows by C columns), for sides whose shape cannot be
@@ -376,12 +376,12 @@ pub struct SudokuGenArgs {
     pub jigsaw: bool,
 
     /// How many puzzles.
-    #[arg(long, value_name = "K", default_value_t = 1, value_parser = parse_limit)]
+    #[arg(long, value_name = "K", default_value_t = 1, value_parser = parse_limit, allow_negative_numbers = true)]
     pub count: u64,
 
     /// Seed: the same seed (and options) gives the same puzzles, whatever
     /// the threads.
-    #[arg(long, value_name = "S", default_value_t = 0)]
+    #[arg(long, value_name = "S", default_value_t = 0, value_parser = parse_seed, allow_negative_numbers = true)]
     pub seed: u64,
 
     /// Which clues are removed together.
@@ -390,7 +390,7 @@ pub struct SudokuGenArgs {
 
     /// Keep only puzzles with at most N clues (drawing new ones, up to
     /// --attempts).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub clues: Option<usize>,
 
     /// Keep only puzzles at least this hard: a level (given, naked-single,
@@ -405,14 +405,21 @@ pub struct SudokuGenArgs {
     pub max_rating: Option<String>,
 
     /// Attempts per puzzle to meet --clues and the ratings.
-    #[arg(long, value_name = "N", default_value_t = 1000, value_parser = parse_limit)]
+    #[arg(long, value_name = "N", default_value_t = 1000, value_parser = parse_limit, allow_negative_numbers = true)]
     pub attempts: u64,
 
     /// Node budget of each uniqueness check while removing clues (a check
     /// out of it keeps the clue, tried again at the end with 16 times the
     /// budget; see docs/SUDOKU.md).
-    #[arg(long, value_name = "N", value_parser = parse_limit)]
+    #[arg(long, value_name = "N", value_parser = parse_limit, allow_negative_numbers = true)]
     pub max_nodes: Option<u64>,
+
+    /// A time budget for each puzzle, in seconds (fractions allowed), all
+    /// its attempts and ratings together: a puzzle not made within it is
+    /// left out with a message on stderr, the others are still made (the
+    /// same ones as without the budget), and the exit status is 3.
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds, allow_negative_numbers = true)]
+    pub timeout: Option<Duration>,
 
     /// Keep a puzzle some of whose clues could not be checked within
     /// either budget (they stay: the puzzle is unique but not proven
@@ -422,7 +429,7 @@ pub struct SudokuGenArgs {
     pub allow_unproven: bool,
 
     /// Worker threads (default: all cores); the output keeps the order.
-    #[arg(long, value_name = "N", value_parser = parse_threads)]
+    #[arg(long, value_name = "N", value_parser = parse_threads, allow_negative_numbers = true)]
     pub threads: Option<usize>,
 
     /// Output format.

@@ -8,7 +8,7 @@ use std::io::{self, Write};
 use anyhow::Context;
 use exactly::parallel::{Item, Pool};
 use exactly::Outcome;
-use exactly_puzzles::sudoku::generate::{Generated, Generator, Symmetry};
+use exactly_puzzles::sudoku::generate::{Generated, Generation, Generator, Symmetry};
 use exactly_puzzles::sudoku::logic::{self, Board, Level, Rating, State, Technique};
 use exactly_puzzles::sudoku::{
     self, knuth, Grid, Layout, Regions, Rules, Shape, Style, SudokuError, Symbols, Verdict,
@@ -124,6 +124,29 @@ fn rate_puzzle(grid: &Grid, rules: &Rules) -> Result<RatingRecord, SudokuError> 
     Ok(RatingRecord::new(&rating, nodes))
 }
 
+/// [`rate_puzzle`] within `time` (`None`: no limit); `Ok(None)` when it ran
+/// out first.
+fn rate_puzzle_within(
+    grid: &Grid,
+    rules: &Rules,
+    time: Option<std::time::Duration>,
+) -> Result<Option<RatingRecord>, SudokuError> {
+    let Some(time) = time else {
+        return rate_puzzle(grid, rules).map(Some);
+    };
+    let start = exactly::time::Instant::now();
+    let left = || time.saturating_sub(start.elapsed());
+    let Some(rating) = logic::rate_within(grid, rules, &|_| left().is_zero())? else {
+        return Ok(None);
+    };
+    let limits = exactly::Limits::default().max_time(left());
+    if left().is_zero() {
+        return Ok(None);
+    }
+    Ok(logic::search_nodes_within(grid, rules, &limits)?
+        .map(|nodes| RatingRecord::new(&rating, nodes)))
+}
+
 /// True when `rating` lies within the bounds.
 fn within(rating: &RatingRecord, min: Option<Bound>, max: Option<Bound>) -> bool {
     let level = Level::from_name(rating.level).unwrap_or(Level::Guessing);
@@ -236,26 +259,38 @@ fn gen(args: &SudokuGenArgs) -> anyhow::Result<Status> {
     }
     let rated = min.is_some() || max.is_some() || args.format == SudokuGenFormat::Json;
     let threads = threads_of(args.threads).min(usize::try_from(args.count).unwrap_or(usize::MAX));
-    let make = |index: u64| -> Result<Option<Made>, SudokuError> {
+    let make = |index: u64| -> Result<Result<Made, Generation>, SudokuError> {
         let mut rating = None;
-        let made = generator.generate(args.seed, index, args.attempts, |made| {
-            if args.clues.is_some_and(|c| made.puzzle.givens() > c) {
-                return Ok(false);
-            }
-            if !rated {
-                return Ok(true);
-            }
-            let rules = generator.rules(made.regions.clone());
-            let r = rate_puzzle(&made.puzzle, &rules)?;
-            let ok = within(&r, min, max);
-            rating = Some(r);
-            Ok(ok)
-        })?;
-        Ok(made.map(|(g, _)| (g, rating)))
+        let made = generator.generate_within(
+            args.seed,
+            index,
+            args.attempts,
+            args.timeout,
+            |made, left| {
+                if args.clues.is_some_and(|c| made.puzzle.givens() > c) {
+                    return Ok(Some(false));
+                }
+                if !rated {
+                    return Ok(Some(true));
+                }
+                let rules = generator.rules(made.regions.clone());
+                let Some(r) = rate_puzzle_within(&made.puzzle, &rules, left)? else {
+                    return Ok(None);
+                };
+                let ok = within(&r, min, max);
+                rating = Some(r);
+                Ok(Some(ok))
+            },
+        )?;
+        Ok(match made {
+            Generation::Made(g, _) => Ok((g, rating)),
+            other => Err(other),
+        })
     };
     let mut out = io::BufWriter::new(io::stdout().lock());
     let mut status = Status::Success;
     let mut unproven = 0;
+    let mut out_of_time: u64 = 0;
     // The puzzles in rounds of a few per thread on the engine's pool
     // ([`exactly::parallel::Pool`]), each round printed in index order as
     // it ends.
@@ -267,12 +302,22 @@ fn gen(args: &SudokuGenArgs) -> anyhow::Result<Status> {
         for (i, value) in made.into_iter().enumerate() {
             let index = first + i as u64;
             match value? {
-                Some((g, rating)) => {
+                Ok((g, rating)) => {
                     unproven += usize::from(g.unproven > 0);
                     write_made(&mut out, args, index, &g, rating.as_ref())?;
                 }
-                None => {
-                    status = Status::NoSolution;
+                Err(Generation::OutOfTime) => {
+                    out_of_time += 1;
+                    report::message(&format!(
+                        "puzzle {}: not made within --timeout {} s; left out",
+                        index + 1,
+                        args.timeout.unwrap_or_default().as_secs_f64()
+                    ));
+                }
+                Err(_) => {
+                    if status == Status::Success {
+                        status = Status::NoSolution;
+                    }
                     report::message(&format!(
                         "puzzle {}: none of {} attempts met --clues, --min-rating and --max-rating",
                         index + 1,
@@ -290,6 +335,13 @@ fn gen(args: &SudokuGenArgs) -> anyhow::Result<Status> {
             "{unproven} puzzles keep clues whose removal checks ran out of --max-nodes: \
              each has one solution but is not proven minimal (JSON field unproven)"
         ));
+    }
+    if out_of_time > 0 {
+        report::message(&format!(
+            "stopped by --timeout: {out_of_time} of {} puzzles not made in time",
+            args.count
+        ));
+        status = Status::Stopped;
     }
     Ok(status)
 }

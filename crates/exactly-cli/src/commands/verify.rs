@@ -12,7 +12,7 @@
 //! or what is wrong. Checking takes time linear in the two files (and
 //! `n log n` in the length of a line, whose items are sorted).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
 
@@ -27,6 +27,21 @@ use crate::report::{self, Status};
 
 /// A line of the solutions file: its 1-based number and its text.
 type Line<'t> = (usize, &'t str);
+
+/// Where a solution goes wrong (1-based line and column) and why.
+type Fault = (usize, usize, String);
+
+/// The most characters of the solutions file that a verdict quotes.
+const EXCERPT_CHARS: usize = 40;
+
+/// `text` escaped and cut to [`EXCERPT_CHARS`] characters (`...` marks a cut),
+/// so that a verdict never repeats a long line.
+fn excerpt(text: &str) -> String {
+    match text.char_indices().nth(EXCERPT_CHARS) {
+        Some((end, _)) => format!("{}...", escape(&text[..end])),
+        None => escape(text).to_string(),
+    }
+}
 
 /// Checks every solution; `Success` when all are valid.
 pub fn run(args: &VerifyArgs) -> anyhow::Result<Status> {
@@ -50,9 +65,13 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<Status> {
     for (k, block) in blocks.iter().enumerate() {
         let verdict = match check(&input, &index, block) {
             Ok(()) => "ok".to_string(),
-            Err((line, why)) => {
+            Err((line, column, why)) => {
                 all_valid = false;
-                format!("solution {} ({}:{line}): {why}", k + 1, escape(&name))
+                format!(
+                    "solution {} ({}:{line}:{column}): {why}",
+                    k + 1,
+                    escape(&name)
+                )
             }
         };
         writeln!(out, "{verdict}").context("cannot write to standard output")?;
@@ -90,7 +109,7 @@ fn blocks(text: &str) -> Vec<Block<'_>> {
                 lines: Vec::new(),
             });
             if is_option {
-                b.lines.push((i + 1, t));
+                b.lines.push((i + 1, line));
             }
         }
     }
@@ -103,6 +122,9 @@ fn blocks(text: &str) -> Vec<Block<'_>> {
 struct OptionIndex {
     by_key: HashMap<Vec<String>, usize>,
     groups: Vec<Vec<OptionId>>,
+    /// Every item name of the problem, and every `item:color` that an
+    /// option holds.
+    names: HashSet<String>,
     format: Format,
 }
 
@@ -111,6 +133,7 @@ impl OptionIndex {
         let p = &input.problem;
         let mut by_key: HashMap<Vec<String>, usize> = HashMap::new();
         let mut groups: Vec<Vec<OptionId>> = Vec::new();
+        let mut names: HashSet<String> = p.item_ids().map(|i| p.item_name(i).to_string()).collect();
         for o in p.option_ids() {
             let mut key: Vec<String> = p
                 .option(o)
@@ -124,6 +147,7 @@ impl OptionIndex {
                 })
                 .collect();
             exactly::work::add(key.len() as u64);
+            names.extend(key.iter().cloned());
             key.sort_unstable();
             let group = *by_key.entry(key).or_insert_with(|| {
                 groups.push(Vec::new());
@@ -134,69 +158,115 @@ impl OptionIndex {
         OptionIndex {
             by_key,
             groups,
+            names,
             format: input.format,
         }
     }
 
-    /// The key of a line of the solutions file, if it is well formed.
-    fn key(&self, line: &str) -> Option<Vec<String>> {
-        let toks = format::tokens(line).map(|(_, t)| t);
+    /// The group of options that a line of the solutions file names, or
+    /// the column where it goes wrong and why.
+    fn find(&self, line: &str) -> Result<usize, (usize, String)> {
+        let first_column = format::tokens(line).next().map_or(1, |(c, _)| c);
+        let mut toks = format::tokens(line);
         let mut key: Vec<String> = match self.format {
             // Cost tokens (`|3`) do not identify an option.
-            Format::Dlx => toks
-                .filter(|t| !t.starts_with('|'))
-                .map(str::to_string)
-                .collect(),
+            Format::Dlx => {
+                let mut key = Vec::new();
+                for (column, t) in toks.filter(|(_, t)| !t.starts_with('|')) {
+                    if !self.names.contains(t) {
+                        return Err((
+                            column,
+                            format!(
+                                "expected an item of the problem (with its color, if any), found '{}'",
+                                excerpt(t)
+                            ),
+                        ));
+                    }
+                    key.push(t.to_string());
+                }
+                key
+            }
             Format::Matrix => {
                 // ` | line L` after a row is a remark.
-                let mut toks = toks.take_while(|&t| t != "|");
-                let ones: usize = toks.next()?.parse().ok()?;
-                let columns: Vec<String> = toks
-                    .map(|t| t.parse::<u64>().map(|c| c.to_string()))
-                    .collect::<Result<_, _>>()
-                    .ok()?;
+                let (count_column, count) = toks.next().unwrap_or((1, ""));
+                let ones: usize = count.parse().map_err(|_| {
+                    (
+                        count_column,
+                        format!(
+                            "expected the number of columns of a row, found '{}'",
+                            excerpt(count)
+                        ),
+                    )
+                })?;
+                let mut columns = Vec::new();
+                for (column, t) in toks.take_while(|&(_, t)| t != "|") {
+                    let c = t.parse::<u64>().map_err(|_| {
+                        (
+                            column,
+                            format!("expected a column number, found '{}'", excerpt(t)),
+                        )
+                    })?;
+                    columns.push(c.to_string());
+                }
                 if columns.len() != ones {
-                    return None;
+                    return Err((
+                        count_column,
+                        format!("the row says {ones} columns but lists {}", columns.len()),
+                    ));
                 }
                 columns
             }
         };
+        let n = key.len();
         key.sort_unstable();
-        Some(key)
-    }
-
-    /// The group of options with these items, if any.
-    fn lookup(&self, line: &str) -> Option<usize> {
-        self.by_key.get(&self.key(line)?).copied()
+        self.by_key.get(&key).copied().ok_or_else(|| {
+            let what = match self.format {
+                Format::Dlx => "option",
+                Format::Matrix => "row",
+            };
+            let unit = match (self.format, n) {
+                (Format::Dlx, 1) => "item",
+                (Format::Dlx, _) => "items",
+                (Format::Matrix, 1) => "column",
+                (Format::Matrix, _) => "columns",
+            };
+            (
+                first_column,
+                format!(
+                    "no {what} of the problem has exactly the {n} {unit} '{}'",
+                    excerpt(line.trim())
+                ),
+            )
+        })
     }
 }
 
-/// Checks one block; on failure returns the line to point at and why.
-fn check(input: &Input, index: &OptionIndex, block: &Block<'_>) -> Result<(), (usize, String)> {
+/// Checks one block; on failure returns the line and column to point at
+/// and why.
+fn check(input: &Input, index: &OptionIndex, block: &Block<'_>) -> Result<(), Fault> {
     let p = &input.problem;
     let first_line = block.first_line;
+    // Block-wide faults point at the first option of the block.
+    let first_column = block
+        .lines
+        .first()
+        .and_then(|&(_, text)| format::tokens(text).next())
+        .map_or(1, |(c, _)| c);
     let mut chosen: Vec<OptionId> = Vec::with_capacity(block.lines.len());
     let mut line_of: HashMap<OptionId, usize> = HashMap::new();
     // Per group of identical options: how many this block has taken.
     let mut taken: HashMap<usize, usize> = HashMap::new();
     for &(n, text) in &block.lines {
         exactly::work::add(1);
-        let no_match = || {
-            (
-                n,
-                format!("no option of the problem matches '{}'", escape(text)),
-            )
-        };
-        let group = index.lookup(text).ok_or_else(no_match)?;
+        let group = index.find(text).map_err(|(column, why)| (n, column, why))?;
         let ids = &index.groups[group];
         // Identical options are interchangeable: take one not chosen yet, or
         // the first again when all are (which `verify` reports as chosen twice).
         let used = taken.entry(group).or_default();
-        let id = ids
-            .get(*used)
-            .or(ids.first())
-            .copied()
-            .ok_or_else(no_match)?;
+        // Every group holds at least one option.
+        let Some(&id) = ids.get(*used).or(ids.first()) else {
+            continue;
+        };
         *used += 1;
         line_of.entry(id).or_insert(n);
         chosen.push(id);
@@ -212,6 +282,7 @@ fn check(input: &Input, index: &OptionIndex, block: &Block<'_>) -> Result<(), (u
     exactly::verify(p, &chosen).map_err(|e| match e {
         VerifyError::RepeatedOption(o) => (
             first_line,
+            first_column,
             format!("option {} is chosen twice", describe(o)),
         ),
         VerifyError::ColorClash {
@@ -220,6 +291,7 @@ fn check(input: &Input, index: &OptionIndex, block: &Block<'_>) -> Result<(), (u
             second,
         } => (
             first_line,
+            first_column,
             format!(
                 "secondary item '{}' is covered by {} and {}, which do not share a color",
                 escape(&item),
@@ -227,7 +299,7 @@ fn check(input: &Input, index: &OptionIndex, block: &Block<'_>) -> Result<(), (u
                 describe(second)
             ),
         ),
-        other => (first_line, other.to_string()),
+        other => (first_line, first_column, other.to_string()),
     })
 }
 
@@ -236,11 +308,7 @@ mod tests {
     use super::*;
     use crate::input::InputFormat;
 
-    fn verdicts(
-        problem: &str,
-        format: InputFormat,
-        solutions: &str,
-    ) -> Vec<Result<(), (usize, String)>> {
+    fn verdicts(problem: &str, format: InputFormat, solutions: &str) -> Vec<Result<(), Fault>> {
         let input = input::parse("p", problem, format).unwrap();
         let index = OptionIndex::new(&input);
         blocks(solutions)
@@ -255,7 +323,7 @@ mod tests {
         let lines: Vec<_> = b.iter().map(|b| (b.first_line, b.lines.clone())).collect();
         assert_eq!(
             lines,
-            [(3, vec![(3, "a b"), (4, "c")]), (8, vec![(8, "d")])]
+            [(3, vec![(3, "a b"), (4, " c ")]), (8, vec![(8, "d")])]
         );
         assert!(blocks("\n\n| only comments\n").is_empty());
         // The empty solution, alone or between others, and CR line ends.
@@ -275,12 +343,17 @@ mod tests {
         assert_eq!(v[0], Ok(()));
         assert_eq!(
             v[1],
-            Err((4, "no option of the problem matches 'b a'".to_string()))
+            Err((
+                4,
+                1,
+                "no option of the problem has exactly the 2 items 'b a'".to_string()
+            ))
         );
         assert_eq!(
             v[2],
             Err((
                 6,
+                1,
                 "secondary item 'x' is covered by 'b x:blue' (line 6) and 'a x:red' (line 7), \
                  which do not share a color"
                     .to_string()
@@ -288,7 +361,11 @@ mod tests {
         );
         assert_eq!(
             v[3],
-            Err((10, "no option of the problem matches 'b'".to_string()))
+            Err((
+                10,
+                1,
+                "no option of the problem has exactly the 1 item 'b'".to_string()
+            ))
         );
     }
 
@@ -300,12 +377,13 @@ mod tests {
             v[0],
             Err((
                 1,
+                1,
                 "primary item 'b' is covered 0 times, but must be covered 1..=1 times".to_string()
             ))
         );
         assert_eq!(
             v[1],
-            Err((3, "option 'a' (line 3) is chosen twice".to_string()))
+            Err((3, 1, "option 'a' (line 3) is chosen twice".to_string()))
         );
     }
 
@@ -319,7 +397,7 @@ mod tests {
         assert_eq!(v[0], Ok(()));
         assert_eq!(
             v[1],
-            Err((5, "no option of the problem matches '2 1'".to_string()))
+            Err((5, 1, "the row says 2 columns but lists 1".to_string()))
         );
     }
 
@@ -354,13 +432,14 @@ mod tests {
             v[1],
             Err((
                 5,
+                1,
                 "primary item 'a' is covered 4 times, but must be covered 3..=3 times".to_string()
             ))
         );
         let v = verdicts("2|a\na\n", InputFormat::Dlx, "a\na\n");
         assert_eq!(
             v[0],
-            Err((1, "option 'a' (line 1) is chosen twice".to_string()))
+            Err((1, 1, "option 'a' (line 1) is chosen twice".to_string()))
         );
     }
 
@@ -383,7 +462,54 @@ mod tests {
         let v = verdicts("a\na\n", InputFormat::Dlx, "a\x1b\n");
         assert_eq!(
             v[0],
-            Err((1, "no option of the problem matches 'a\\u{1b}'".to_string()))
+            Err((
+                1,
+                1,
+                "expected an item of the problem (with its color, if any), found 'a\\u{1b}'"
+                    .to_string()
+            ))
+        );
+    }
+
+    #[test]
+    fn a_bad_line_is_named_by_its_column_and_quoted_in_short() {
+        // A long line whose last item is unknown: its column, and only
+        // the item, cut short.
+        let long_name = "z".repeat(1000);
+        let line = format!("  {} {long_name}\n", "a ".repeat(5000));
+        let v = verdicts("a\na\n", InputFormat::Dlx, &line);
+        let (line_no, column, why) = v[0].clone().unwrap_err();
+        assert_eq!((line_no, column), (1, 2 + 2 * 5000 + 1));
+        assert!(why.starts_with("expected an item of the problem"), "{why}");
+        assert!(why.len() < 150, "{why}");
+        // Known items that no option holds together: the first item's
+        // column and an excerpt of the line.
+        let v = verdicts(
+            "a b\na\nb\n",
+            InputFormat::Dlx,
+            &format!("   {}\n", "a b ".repeat(5000)),
+        );
+        let (line_no, column, why) = v[0].clone().unwrap_err();
+        assert_eq!((line_no, column), (1, 4));
+        assert!(
+            why.starts_with("no option of the problem has exactly the 10000 items 'a b a b"),
+            "{why}"
+        );
+        assert!(why.ends_with("...'"), "{why}");
+        assert!(why.len() < 150, "{why}");
+        // Matrix rows: a count that disagrees, a column that is no number.
+        let v = verdicts(
+            "2 3\n2 1 3\n1 2\n",
+            InputFormat::Matrix,
+            "1 2\n 3 1 3\n\n1 2\n2 1 x\n",
+        );
+        assert_eq!(
+            v[0],
+            Err((2, 2, "the row says 3 columns but lists 2".to_string()))
+        );
+        assert_eq!(
+            v[1],
+            Err((5, 5, "expected a column number, found 'x'".to_string()))
         );
     }
 }

@@ -25,6 +25,11 @@
 //!    [`Generator::allow_unproven`], the orbit keeps its clues and is
 //!    counted in [`Generated::unproven`].
 //!
+//! 4. A time budget ([`Generator::generate_within`]) for a puzzle covers
+//!    all its attempts: every search takes at most the time left (and is
+//!    checked against it before it starts), so a puzzle out of time ends
+//!    within about one search of its budget.
+//!
 //! # Guarantees
 //!
 //! Every puzzle returned has exactly one solution, and is *minimal* with
@@ -49,6 +54,9 @@
 //! # Ok::<(), exactly_puzzles::sudoku::SudokuError>(())
 //! ```
 
+use std::time::Duration;
+
+use exactly::time::Instant;
 use exactly::{Limits, Solver};
 
 use super::encode::{matrix, Cells, Order};
@@ -157,6 +165,66 @@ pub struct Generated {
     pub unproven: usize,
 }
 
+/// How [`Generator::generate_within`] ended for one puzzle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Generation {
+    /// A puzzle that the caller took, and the attempts it took (from 1).
+    Made(Generated, u64),
+    /// Every attempt was made and none was taken.
+    Exhausted,
+    /// The time budget ran out first.
+    OutOfTime,
+}
+
+/// Why making a puzzle stopped short: an error, or the time budget.
+enum Stop {
+    Error(SudokuError),
+    OutOfTime,
+}
+
+impl From<SudokuError> for Stop {
+    fn from(e: SudokuError) -> Stop {
+        Stop::Error(e)
+    }
+}
+
+/// The time left of a budget started at `start` (`None`: no budget).
+#[derive(Clone, Copy)]
+struct Clock {
+    start: Instant,
+    time: Option<Duration>,
+}
+
+impl Clock {
+    fn new(time: Option<Duration>) -> Clock {
+        Clock {
+            start: Instant::now(),
+            time,
+        }
+    }
+
+    fn left(&self) -> Option<Duration> {
+        self.time.map(|t| t.saturating_sub(self.start.elapsed()))
+    }
+
+    /// `Err(OutOfTime)` once the budget is spent.
+    fn check(&self) -> Result<(), Stop> {
+        match self.left() {
+            Some(left) if left.is_zero() => Err(Stop::OutOfTime),
+            _ => Ok(()),
+        }
+    }
+
+    /// `limits` with the time left added.
+    fn limits(&self, limits: Limits) -> Limits {
+        match self.left() {
+            Some(left) => limits.max_time(left),
+            None => limits,
+        }
+    }
+}
+
 /// Makes puzzles of one shape and kind.
 #[derive(Debug)]
 pub struct Generator {
@@ -233,21 +301,32 @@ impl Generator {
     /// uniqueness check ran out of even the larger budget (try again with
     /// the same `rng`, which has moved on).
     pub fn attempt(&self, rng: &mut Rng) -> Result<Option<Generated>, SudokuError> {
+        match self.attempt_within(rng, &Clock::new(None)) {
+            Ok(made) => Ok(made),
+            Err(Stop::Error(e)) => Err(e),
+            // No time budget: never out of time.
+            Err(Stop::OutOfTime) => Ok(None),
+        }
+    }
+
+    /// [`Generator::attempt`] within the time left on `clock`.
+    fn attempt_within(&self, rng: &mut Rng, clock: &Clock) -> Result<Option<Generated>, Stop> {
         let n = self.shape.size();
         let (regions, solution) = loop {
+            clock.check()?;
             let regions = if self.jigsaw {
                 Some(random_regions(n, rng)?)
             } else {
                 None
             };
             let rules = self.rules(regions.clone());
-            if let Some(grid) = random_grid(self.shape, &rules, rng)? {
+            if let Some(grid) = random_grid(self.shape, &rules, rng, clock)? {
                 break (regions, grid);
             }
             if !self.jigsaw {
-                return Err(SudokuError::BadGrid(format!(
-                    "no {n}x{n} grid fits these rules"
-                )));
+                return Err(
+                    SudokuError::BadGrid(format!("no {n}x{n} grid fits these rules")).into(),
+                );
             }
         };
         let own;
@@ -264,11 +343,11 @@ impl Generator {
         let mut puzzle = solution.clone();
         let mut solver = template
             .solver()
-            .limits(Limits::default().max_nodes(self.max_nodes));
+            .limits(clock.limits(Limits::default().max_nodes(self.max_nodes)));
         let mut unproven = Vec::new();
         let mut kept = 0;
         for orbit in orbits {
-            match removable(&mut solver, &mut puzzle, &solution, &orbit, &units)? {
+            match removable(&mut solver, &mut puzzle, &solution, &orbit, &units, clock)? {
                 Some(true) => continue,
                 None => unproven.push(orbit.clone()),
                 Some(false) => {}
@@ -278,11 +357,11 @@ impl Generator {
             }
         }
         if !unproven.is_empty() {
-            let mut solver = template
-                .solver()
-                .limits(Limits::default().max_nodes(self.max_nodes.saturating_mul(16)));
+            let mut solver = template.solver().limits(
+                clock.limits(Limits::default().max_nodes(self.max_nodes.saturating_mul(16))),
+            );
             for orbit in unproven {
-                match removable(&mut solver, &mut puzzle, &solution, &orbit, &units)? {
+                match removable(&mut solver, &mut puzzle, &solution, &orbit, &units, clock)? {
                     Some(true) => continue,
                     None if self.allow_unproven => kept += orbit.len(),
                     None => return Ok(None),
@@ -293,6 +372,9 @@ impl Generator {
                 }
             }
         }
+        // A check cut short by the clock may have kept a clue: such a
+        // puzzle is not given out.
+        clock.check()?;
         Ok(Some(Generated {
             puzzle,
             solution,
@@ -311,15 +393,58 @@ impl Generator {
         max_attempts: u64,
         mut accept: impl FnMut(&Generated) -> Result<bool, SudokuError>,
     ) -> Result<Option<(Generated, u64)>, SudokuError> {
+        let made = self.generate_within(seed, index, max_attempts, None, |made, _| {
+            accept(made).map(Some)
+        })?;
+        Ok(match made {
+            Generation::Made(made, attempts) => Some((made, attempts)),
+            Generation::Exhausted | Generation::OutOfTime => None,
+        })
+    }
+
+    /// [`Generator::generate`] within `time` for the puzzle, all its
+    /// attempts together (`None`: no time budget). `accept` is given the
+    /// time left and answers `None` when it ran out of it. The same seed
+    /// and index give the same puzzle whenever it is made in time.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use exactly_puzzles::sudoku::{generate::{Generation, Generator}, Shape};
+    /// let generator = Generator::new(Shape::new(2, 2)?, false, false)?;
+    /// let roomy = Some(Duration::from_secs(3600));
+    /// let made = generator.generate_within(7, 0, 10, roomy, |_, _| Ok(Some(true)))?;
+    /// let Generation::Made(made, _) = made else { panic!("a 4x4 is quick") };
+    /// assert_eq!(Some((made, 1)), generator.generate(7, 0, 10, |_| Ok(true))?);
+    /// // A budget spent before the first search.
+    /// let none = generator.generate_within(7, 0, 10, Some(Duration::ZERO), |_, _| Ok(Some(true)))?;
+    /// assert_eq!(none, Generation::OutOfTime);
+    /// # Ok::<(), exactly_puzzles::sudoku::SudokuError>(())
+    /// ```
+    pub fn generate_within(
+        &self,
+        seed: u64,
+        index: u64,
+        max_attempts: u64,
+        time: Option<Duration>,
+        mut accept: impl FnMut(&Generated, Option<Duration>) -> Result<Option<bool>, SudokuError>,
+    ) -> Result<Generation, SudokuError> {
+        let clock = Clock::new(time);
         let mut rng = Rng::for_puzzle(seed, index);
         for attempt in 1..=max_attempts {
-            if let Some(made) = self.attempt(&mut rng)? {
-                if accept(&made)? {
-                    return Ok(Some((made, attempt)));
+            let made = match self.attempt_within(&mut rng, &clock) {
+                Ok(made) => made,
+                Err(Stop::Error(e)) => return Err(e),
+                Err(Stop::OutOfTime) => return Ok(Generation::OutOfTime),
+            };
+            if let Some(made) = made {
+                match accept(&made, clock.left())? {
+                    Some(true) => return Ok(Generation::Made(made, attempt)),
+                    Some(false) => {}
+                    None => return Ok(Generation::OutOfTime),
                 }
             }
         }
-        Ok(None)
+        Ok(Generation::Exhausted)
     }
 }
 
@@ -340,7 +465,8 @@ fn removable(
     solution: &Grid,
     orbit: &[usize],
     units: &[Vec<usize>],
-) -> Result<Option<bool>, SudokuError> {
+    clock: &Clock,
+) -> Result<Option<bool>, Stop> {
     let n = puzzle.size();
     for &c in orbit {
         puzzle.set(c / n, c % n, 0);
@@ -361,6 +487,7 @@ fn removable(
             if w == own || held & (1 << (w - 1)) != 0 {
                 continue;
             }
+            clock.check()?;
             puzzle.set(r, col, w);
             let verdict = solver.solve(puzzle, 1)?.verdict;
             puzzle.set(r, col, 0);
@@ -376,17 +503,23 @@ fn removable(
 
 /// A random full grid under `rules` (see the module docs), or `None` when
 /// no grid fits them (jigsaw regions that admit no solution).
-fn random_grid(shape: Shape, rules: &Rules, rng: &mut Rng) -> Result<Option<Grid>, SudokuError> {
+fn random_grid(
+    shape: Shape,
+    rules: &Rules,
+    rng: &mut Rng,
+    clock: &Clock,
+) -> Result<Option<Grid>, Stop> {
     let n = shape.size();
     let problem = matrix(&Grid::empty(shape), rules, Cells::All, Order::Shuffled(rng))?;
     // A budget per try, then new random choices: the search for a full
     // grid has rare long runs.
     let budget = 200 * (n * n) as u64;
     for _ in 0..64 {
+        clock.check()?;
         let mut solver = Solver::new(&problem)
             .forced_first(true)
             .seed(rng.next_u64())
-            .limits(Limits::default().max_nodes(budget));
+            .limits(clock.limits(Limits::default().max_nodes(budget)));
         match solver.first() {
             Ok(Some(solution)) => {
                 let mut grid = Grid::empty(shape);

@@ -39,7 +39,7 @@ pub(super) fn section(line_no: usize, content: &str, sdk: bool) -> Option<Sectio
             return Some(Section::Skip);
         }
     }
-    csv_header(t).map(Section::Csv)
+    csv_header(line_no, content).map(Section::Csv)
 }
 
 /// The name of a `[Name]` line: letters, digits and spaces, starting with

@@ -1,18 +1,35 @@
 //! CSV files of puzzles: a header naming the columns, then a puzzle (and
 //! maybe its solution) a row.
 
+use std::collections::HashMap;
+
 use super::cells::{line_tokens, read_cells, Token};
 use super::SudokuError;
 use super::{before_comment, Grid, InputFormat, Layout, Puzzle, Reader, Record, Symbols};
 
 /// Where a CSV row holds the puzzle and its solution (0-based columns).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct Columns {
     puzzle: usize,
     solution: Option<usize>,
     /// Whether a header named them (else every row may or may not hold a
     /// solution).
     named: bool,
+    /// A column the header names twice: then which column a row's puzzle
+    /// is in is not known, and every row is an error naming the header.
+    repeated: Option<Repeated>,
+}
+
+/// A column name a CSV header gives twice.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Repeated {
+    /// The header's line.
+    line: usize,
+    /// The 1-based character columns of the first and second fields.
+    first: usize,
+    second: usize,
+    /// What the two fields name, as the header spells the second.
+    what: String,
 }
 
 impl Columns {
@@ -22,6 +39,7 @@ impl Columns {
         puzzle: 0,
         solution: Some(1),
         named: false,
+        repeated: None,
     };
 }
 
@@ -30,12 +48,16 @@ const PUZZLE_NAMES: [&str; 4] = ["quizzes", "quiz", "puzzles", "puzzle"];
 /// Column names of the solution.
 const SOLUTION_NAMES: [&str; 2] = ["solutions", "solution"];
 
-/// The columns a CSV header names: every field a name (letters, digits,
-/// `_`, blanks), one of them a puzzle column.
-pub(super) fn csv_header(content: &str) -> Option<Columns> {
-    let mut puzzle = None;
-    let mut solution = None;
-    for (i, (_, field)) in fields(content).iter().enumerate() {
+/// The columns a CSV header on line `line` names: every field a name
+/// (letters, digits, `_`, blanks), one of them a puzzle column. A name
+/// given twice (letter case aside), or two puzzle or two solution columns,
+/// is recorded in [`Columns::repeated`].
+pub(super) fn csv_header(line: usize, content: &str) -> Option<Columns> {
+    let mut puzzle: Option<(usize, usize)> = None;
+    let mut solution: Option<(usize, usize)> = None;
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    let mut repeated = None;
+    for (i, &(col, field)) in fields(content).iter().enumerate() {
         let name = field.to_ascii_lowercase();
         if name.is_empty()
             || !name
@@ -44,16 +66,36 @@ pub(super) fn csv_header(content: &str) -> Option<Columns> {
         {
             return None;
         }
+        let col = col + 1;
+        let mut twice = |first: usize, what: String| {
+            repeated.get_or_insert(Repeated {
+                line,
+                first,
+                second: col,
+                what,
+            });
+        };
+        if let Some(&first) = seen.get(&name) {
+            twice(first, format!("the column '{field}'"));
+        }
+        seen.entry(name.clone()).or_insert(col);
         if PUZZLE_NAMES.contains(&name.as_str()) {
-            puzzle.get_or_insert(i);
+            match puzzle {
+                Some((_, first)) => twice(first, format!("a puzzle column ('{field}')")),
+                None => puzzle = Some((i, col)),
+            }
         } else if SOLUTION_NAMES.contains(&name.as_str()) {
-            solution.get_or_insert(i);
+            match solution {
+                Some((_, first)) => twice(first, format!("a solution column ('{field}')")),
+                None => solution = Some((i, col)),
+            }
         }
     }
     Some(Columns {
-        puzzle: puzzle?,
-        solution,
+        puzzle: puzzle?.0,
+        solution: solution.map(|(i, _)| i),
         named: true,
+        repeated,
     })
 }
 
@@ -87,7 +129,22 @@ fn fields(line: &str) -> Vec<(usize, &str)> {
 
 impl Reader {
     /// One CSV row: the puzzle, and its solution when the row gives one.
-    pub(super) fn read_csv_row(&self, no: usize, line: &str, columns: Columns) -> Record {
+    pub(super) fn read_csv_row(&self, no: usize, line: &str, columns: &Columns) -> Record {
+        if let Some(r) = &columns.repeated {
+            return Record::new(
+                no,
+                Err(SudokuError::Parse {
+                    line: r.line,
+                    column: Some(r.second),
+                    message: format!(
+                        "the CSV header names {} twice (first at column {}), so row {no} \
+                         cannot be read: rename or drop one of them",
+                        r.what, r.first
+                    ),
+                }),
+                InputFormat::Csv,
+            );
+        }
         let fields = fields(before_comment(line));
         let need = columns.puzzle.max(columns.solution.unwrap_or(0)) + 1;
         let bad = |column: Option<usize>, message: String| {

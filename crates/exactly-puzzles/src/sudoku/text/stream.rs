@@ -187,12 +187,12 @@ impl Feed {
                     return;
                 }
                 if columns.is_none() {
-                    if let Some(named) = csv_header(content) {
+                    if let Some(named) = csv_header(no, before_comment(line)) {
                         *columns = Some(named);
                         return;
                     }
                 }
-                let columns = *columns.get_or_insert(Columns::UNNAMED);
+                let columns = columns.get_or_insert(Columns::UNNAMED);
                 ready.push_back(reader.read_csv_row(no, line, columns));
             }
             Mode::Grids(grids) => grids.push(reader, ready, no, line),
@@ -441,7 +441,7 @@ impl Auto {
                     return;
                 }
                 Section::Csv(columns) => {
-                    let record = reader.read_csv_row(no, line, *columns);
+                    let record = reader.read_csv_row(no, line, columns);
                     (self.first, self.pending) = (false, false);
                     self.emit(reader, ready, record);
                     return;

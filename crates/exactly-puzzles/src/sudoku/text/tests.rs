@@ -412,6 +412,50 @@ fn sections_and_csv_headers() {
     assert!(r[1].solution.is_some());
 }
 
+#[test]
+fn a_csv_header_that_names_a_column_twice_is_refused_at_its_column() {
+    let rows = "1.3...1..1..2.4.,1234341221434321\n1.3...1..1..2.4.,1234341221434321\n";
+    let cases = [
+        // The same name twice, in any letter case.
+        ("puzzle,puzzle\n", 8, "the column 'puzzle'"),
+        ("  Puzzle , PUZZLE\n", 12, "the column 'PUZZLE'"),
+        // Two names of the puzzle column, or of the solution column.
+        ("quiz,puzzle\n", 6, "a puzzle column ('puzzle')"),
+        (
+            "puzzle,solution,solutions\n",
+            17,
+            "a solution column ('solutions')",
+        ),
+        // Another column named twice.
+        ("id,puzzle,id\n", 11, "the column 'id'"),
+    ];
+    for (header, column, what) in cases {
+        for format in [None, Some(InputFormat::Csv)] {
+            let text = format!("{header}{rows}");
+            let r = match format {
+                None => parse(&text, None),
+                Some(f) => Reader::new().format(f).read(&text),
+            };
+            // One record per row, each an error naming the header.
+            assert_eq!(r.len(), 2, "{header:?} {format:?}");
+            for (k, record) in r.iter().enumerate() {
+                assert_eq!(record.line, k + 2);
+                let err = record.puzzle.as_ref().unwrap_err().to_string();
+                assert!(
+                    err.starts_with(&format!(
+                        "line 1, column {column}: the CSV header names {what} twice"
+                    )),
+                    "{header:?} {format:?}: {err}"
+                );
+                assert!(err.contains(&format!("row {}", k + 2)), "{err}");
+            }
+        }
+    }
+    // Names that differ are a header as before.
+    let r = parse(&format!("puzzle,solution,id\n{rows}"), None);
+    assert!(r.iter().all(|r| r.puzzle.is_ok() && r.solution.is_some()));
+}
+
 /// `text`, then a read error where the input would go on: what
 /// [`Reader::records`] gives before it asks for more than `text`.
 fn before_more(reader: &Reader, text: &str) -> Vec<(usize, String)> {
