@@ -661,7 +661,7 @@ impl<'p, L> Search<'p, L> {
                     let o = self.list[at].0;
                     let mut paid = 0u64;
                     for k in self.primary_of(o) {
-                        paid += self.tax[self.option_primary[k] as usize];
+                        paid = paid.saturating_add(self.tax[self.option_primary[k] as usize]);
                     }
                     // The taxes of the option's items never exceed its cost.
                     least = least.min(cost.saturating_sub(paid));
@@ -680,7 +680,7 @@ impl<'p, L> Search<'p, L> {
                 self.tax[iu] = least;
                 let c = class as usize;
                 if least > class_most[c] {
-                    taxed_most += least - class_most[c];
+                    taxed_most = taxed_most.saturating_add(least - class_most[c]);
                     class_most[c] = least;
                 }
                 let d = self.need[iu].saturating_sub(self.covered[iu]);
@@ -718,7 +718,7 @@ impl<'p, L> Search<'p, L> {
                 let o = self.list[at].0;
                 let mut paid = 0u64;
                 for k in self.primary_of(o) {
-                    paid += self.tax[self.option_primary[k] as usize];
+                    paid = paid.saturating_add(self.tax[self.option_primary[k] as usize]);
                 }
                 if u128::from(cost.saturating_sub(paid)) >= slack {
                     self.exclude(o);
@@ -1057,8 +1057,9 @@ impl<'p, L> CostSolver<'p, L> {
         self
     }
 
-    /// Turns the lower bound off (nodes are cut only when the cost so far
-    /// reaches the best known): for measuring what the bound saves.
+    /// Turns the lower bounds off, and the exclusions they allow (nodes are
+    /// cut only when the cost so far plus an item's cheapest option reaches
+    /// the best known): for measuring what the bounds save.
     ///
     /// ```
     /// let p = exactly::format::parse_dlx("a b\na |2\nb |2\na b |3\n")?;
