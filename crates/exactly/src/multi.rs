@@ -113,6 +113,11 @@ struct Frame {
     mark: usize,
 }
 
+/// What [`Search::scan`] finds: the item to branch on (with its number of
+/// candidates and whether its last branch closes it), the share bound's sum
+/// and its number of terms.
+type Scan = (Option<(u32, u32, bool)>, f64, u32);
+
 /// What a visit of a solution tells the search.
 pub(crate) enum Visit {
     /// Go on; with `Some(t)`, cut every node whose cost bound reaches `t`.
@@ -246,8 +251,8 @@ impl<'p, L> Search<'p, L> {
                 if problem.item_kind(crate::ItemId(i as u32)) != ItemKind::Primary {
                     continue;
                 }
-                for k in w[0]..w[1] {
-                    let o = list[k].0 as usize;
+                for (k, &(o, _)) in list.iter().enumerate().take(w[1]).skip(w[0]) {
+                    let o = o as usize;
                     // The option's primary entries come in entry order; find
                     // this item's among them.
                     let range = option_start[o] as usize..option_start[o + 1] as usize;
@@ -268,9 +273,9 @@ impl<'p, L> Search<'p, L> {
         for (i, w) in item_start.windows(2).enumerate() {
             let head = heads + i;
             let mut last = head;
-            for k in w[0]..w[1] {
+            for (k, prev) in link_prev.iter_mut().enumerate().take(w[1]).skip(w[0]) {
                 link_next[last] = k;
-                link_prev[k] = last;
+                *prev = last;
                 last = k;
             }
             link_next[last] = head;
@@ -541,7 +546,7 @@ impl<'p, L> Search<'p, L> {
     /// with `bound`, the sum of the deficits times the least shares and its
     /// number of terms, the items with a class and a deficit put in
     /// `pending`, and their taxes reset.
-    fn scan(&mut self, fits: u64, bound: bool) -> Result<(Option<(u32, u32, bool)>, f64, u32), ()> {
+    fn scan(&mut self, fits: u64, bound: bool) -> Result<Scan, ()> {
         let heads = self.list.len();
         let mut best: Option<(u32, u32, bool)> = None;
         let mut best_theta = u32::MAX;
