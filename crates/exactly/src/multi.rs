@@ -32,35 +32,46 @@
 //!
 //! With an objective ([`CostSolver`]) each item's options are listed, and
 //! tried, cheapest first, and once a solution is known every search state
-//! that cannot lead to a cheaper one is cut, where the cut is cheapest:
+//! that cannot lead to a cheaper one is cut, where the cut is cheapest. Let
+//! `t` be the threshold (the best known cost, or the `k`-th best with
+//! [`CostSolver::best`]); an option *fits* when the cost so far plus its
+//! cost is below `t`, and only options that fit count:
 //!
-//! - *A node* is cut when the cost so far plus an admissible lower bound
-//!   reaches the threshold (the best known cost, or the `k`-th best with
-//!   [`CostSolver::best`]): every primary item with deficit `d` is charged
-//!   `d` times the smallest *share* `cost(o) / p(o)` over its available
-//!   options `o`, where `p(o)` is the number of primary items of `o`. A
-//!   chosen option's cost is the sum of its shares over its primary items,
-//!   so no completion costs less; the total is rounded up since costs are
-//!   integers. Each item also keeps its options sorted by share, so the
-//!   smallest is its first available one (the same list when, as in most
-//!   problems, cost order is share order), and the bound, the dead-end test
-//!   and the choice of the item take one pass over the primary items that
-//!   looks at each item's first available option only.
+//! - *An item* with a deficit `d` and fewer than `d` options that fit makes
+//!   the node a dead end; one without a deficit and no option that fits is
+//!   not branched on (nothing can join it below `t`), so a solution may
+//!   leave such options available. The number of branches `θ` counts the
+//!   options that fit, not all those available.
+//! - *A node* is cut when the cost so far plus a lower bound reaches `t`.
+//!   Two bounds are tried, both sums of `d` times a tax per item with a
+//!   deficit, where the taxes of any option's primary items add up to at
+//!   most its cost (a solution of the dual of the linear relaxation), so no
+//!   completion costs less: the *share* bound taxes each item the smallest
+//!   `cost(o) / p(o)` over its available options `o` (`p(o)` the number of
+//!   primary items of `o`; rounded up, after a margin for float rounding);
+//!   the *class* bound splits the primary items into up to four classes
+//!   whose items share no option (greedily, in declaration order: rows, and
+//!   columns, in n queens) and taxes class by class each item the least
+//!   cost of its options that fit, less the taxes already laid on the
+//!   option's items, in class order and then in reverse order.
+//! - *Options*: after each class bound that does not cut, an option whose
+//!   cost less its items' taxes is at least `t` minus the cost so far minus
+//!   the bound is excluded below the node (any completion with it reaches
+//!   `t`), and the item to branch on is chosen again if any was.
 //! - *The rest of a level* is cut as soon as the cost so far plus the next
 //!   candidate's cost reaches the threshold: the later candidates cost no
 //!   less. A level whose last branch closes its item excludes the skipped
 //!   candidates there.
-//! - *An item* with a deficit whose cheapest available option already
-//!   reaches the threshold makes the node a dead end; one without a deficit
-//!   whose options all do is not branched on (nothing can join it below
-//!   the threshold), so a solution may leave such options available.
 //!
-//! Among items with the fewest branches the one whose cheapest option costs
-//! most is chosen (that cost must be paid whatever the branch; ties: first
-//! declared). The threshold only falls as solutions are found, so every cut
-//! stays valid for the rest of the search; the minimum cost and the costs
-//! of [`CostSolver::best`] do not depend on the cuts, but the node count and
-//! which solution of a cost is found first may.
+//! Each primary item keeps its available options in a doubly linked list
+//! in list order, so its cheapest available option is found in one step,
+//! and the node passes only over the primary items below their upper
+//! bound. Among items with the fewest branches the one whose cheapest
+//! option costs most is chosen (that cost must be paid whatever the branch;
+//! ties: first declared). The threshold only falls as solutions are found,
+//! so every cut stays valid for the rest of the search; the minimum cost
+//! and the costs of [`CostSolver::best`] do not depend on the cuts, but the
+//! node count and which solution of a cost is found first may.
 //!
 //! ```
 //! // Cover `a` twice and `b` once with options {a}, {a b}, {a}, {b}.
@@ -82,13 +93,12 @@ use crate::solver::{Count, Progress, Solution, Stats};
 struct Frame {
     /// The item branched on.
     item: u32,
-    /// Where the scan for its next candidate resumes in `list`. The
-    /// candidates are the item's options that were available when the level
-    /// was entered, in list order, and the first `len` of them are tried: the
-    /// level keeps this cursor instead of a copy of them, so the memory of
-    /// the search stays linear in its depth (a copy per level was quadratic
-    /// when one item has many options).
-    pos: usize,
+    /// The candidates are the item's options that were available when the
+    /// level was entered, in list order, and the first `len` of them are
+    /// tried. Those tried are excluded, so the next is the first in the
+    /// item's list of available options: the level keeps no copy of them,
+    /// and the memory of the search stays linear in its depth (a copy per
+    /// level was quadratic when one item has many options).
     len: usize,
     /// Index of the next candidate to try.
     next: usize,
@@ -103,6 +113,11 @@ struct Frame {
     /// Trail length once the candidates tried so far are excluded.
     mark: usize,
 }
+
+/// What [`Search::scan`] finds: the item to branch on (with its number of
+/// candidates and whether its last branch closes it), the share bound's sum
+/// and its number of terms.
+type Scan = (Option<(u32, u32, bool)>, f64, u32);
 
 /// What a visit of a solution tells the search.
 pub(crate) enum Visit {
@@ -141,8 +156,6 @@ pub(crate) struct Search<'p, L> {
     /// Per item: `(option, color)` pairs in `list[item_start[i]..item_start[i + 1]]`.
     item_start: Vec<usize>,
     list: Vec<(u32, ColorId)>,
-    /// The primary items.
-    primary: Vec<u32>,
     /// Per option: its share, its cost over its number of primary items
     /// (one when it has none).
     share: Vec<f64>,
@@ -162,6 +175,28 @@ pub(crate) struct Search<'p, L> {
     /// (the counts of secondary items are never read, so not kept).
     option_start: Vec<u32>,
     option_primary: Vec<u32>,
+    /// Per entry of `option_primary`: the entry's position in `list`.
+    option_pos: Vec<u32>,
+    /// Per primary item, its available options in list order as a
+    /// doubly linked list over the positions of `list`, with the item's
+    /// head at `list.len() + item`: an excluded option leaves the lists of
+    /// its primary items and is put back in reverse order, so the first
+    /// available option is found in one step.
+    link_next: Vec<usize>,
+    link_prev: Vec<usize>,
+    /// The primary items not yet at their upper bound, `live[..live_len]`
+    /// (in no particular order), and each item's place there.
+    live: Vec<u32>,
+    live_at: Vec<u32>,
+    live_len: usize,
+    /// Per item: its class for the cost bound (`NO_CLASS` when none): the
+    /// items of a class share no option (see [`Search::new`]).
+    class: Vec<u8>,
+    /// Scratch for the bound: per item its tax (see
+    /// [`Search::choose_item_below`]), and the items with a class and a
+    /// deficit at the node.
+    tax: Vec<u64>,
+    pending: Vec<u32>,
     available: Vec<bool>,
     /// Per primary item: its available options (zero for secondary items).
     available_count: Vec<u32>,
@@ -235,6 +270,43 @@ impl<'p, L> Search<'p, L> {
             item_start.push(list.len());
             share_start.push(by_share.len());
         }
+        // Where each option's entry sits in each of its primary items' lists.
+        let mut option_pos = vec![0u32; option_primary.len()];
+        {
+            for (i, w) in item_start.windows(2).enumerate() {
+                if problem.item_kind(crate::ItemId(i as u32)) != ItemKind::Primary {
+                    continue;
+                }
+                for (k, &(o, _)) in list.iter().enumerate().take(w[1]).skip(w[0]) {
+                    let o = o as usize;
+                    // The option's primary entries come in entry order; find
+                    // this item's among them.
+                    let range = option_start[o] as usize..option_start[o + 1] as usize;
+                    if let Some(at) = option_primary[range.clone()]
+                        .iter()
+                        .position(|&it| it as usize == i)
+                    {
+                        // Positions in `list` are below the number of
+                        // entries, which fits in `u32`.
+                        option_pos[range.start + at] = k as u32;
+                    }
+                }
+            }
+        }
+        let heads = list.len();
+        let mut link_next = vec![0usize; heads + n];
+        let mut link_prev = vec![0usize; heads + n];
+        for (i, w) in item_start.windows(2).enumerate() {
+            let head = heads + i;
+            let mut last = head;
+            for (k, prev) in link_prev.iter_mut().enumerate().take(w[1]).skip(w[0]) {
+                link_next[last] = k;
+                *prev = last;
+                last = k;
+            }
+            link_next[last] = head;
+            link_prev[head] = last;
+        }
         let list_cost = list
             .iter()
             .map(|&(o, _)| problem.cost(OptionId(o)))
@@ -254,16 +326,22 @@ impl<'p, L> Search<'p, L> {
                 _ => 0,
             })
             .collect();
-        let primary = problem
+        let primary: Vec<u32> = problem
             .item_ids()
             .filter(|&i| problem.item_kind(i) == ItemKind::Primary)
             .map(|i| i.0)
             .collect();
+        let mut live_at = vec![0u32; n];
+        for (at, &i) in primary.iter().enumerate() {
+            // Below the number of items, which fits in `u32`.
+            live_at[i as usize] = at as u32;
+        }
+        let class = classes(problem, &primary);
+        let live = primary;
         Search {
             problem,
             item_start,
             list,
-            primary,
             share,
             list_cost,
             by_share,
@@ -272,6 +350,15 @@ impl<'p, L> Search<'p, L> {
             most,
             option_start,
             option_primary,
+            option_pos,
+            link_next,
+            link_prev,
+            live_len: live.len(),
+            live,
+            live_at,
+            class,
+            tax: vec![0; n],
+            pending: Vec::new(),
             available: vec![true; problem.num_options()],
             available_count,
             covered: vec![0; n],
@@ -311,6 +398,7 @@ impl<'p, L> Search<'p, L> {
         self.option_start[o as usize] as usize..self.option_start[o as usize + 1] as usize
     }
 
+    #[inline]
     fn exclude(&mut self, o: u32) {
         if !self.available[o as usize] {
             return;
@@ -318,6 +406,10 @@ impl<'p, L> Search<'p, L> {
         self.available[o as usize] = false;
         for k in self.primary_of(o) {
             self.available_count[self.option_primary[k] as usize] -= 1;
+            let at = self.option_pos[k] as usize;
+            let (prev, next) = (self.link_prev[at], self.link_next[at]);
+            self.link_next[prev] = next;
+            self.link_prev[next] = prev;
         }
         self.stats.updates += 1;
         self.trail.push(o);
@@ -327,8 +419,12 @@ impl<'p, L> Search<'p, L> {
         while self.trail.len() > mark {
             let Some(o) = self.trail.pop() else { break };
             self.available[o as usize] = true;
-            for k in self.primary_of(o) {
+            for k in self.primary_of(o).rev() {
                 self.available_count[self.option_primary[k] as usize] += 1;
+                let at = self.option_pos[k] as usize;
+                let (prev, next) = (self.link_prev[at], self.link_next[at]);
+                self.link_next[prev] = at;
+                self.link_prev[next] = at;
             }
         }
     }
@@ -349,19 +445,26 @@ impl<'p, L> Search<'p, L> {
         };
         for e in problem.option(OptionId(o)) {
             let i = e.item.index();
-            let range = self.options_of(e.item.0);
             if problem.item_kind(e.item) == ItemKind::Primary {
                 self.covered[i] += 1;
-                if self.covered[i] >= problem.item_bounds(e.item).1 {
-                    for k in range {
-                        if u128::from(self.list_cost[k]) >= room {
-                            break;
-                        }
+                if self.covered[i] >= self.most[i] {
+                    let head = self.list.len() + i;
+                    let mut k = self.link_next[head];
+                    while k != head && u128::from(self.list_cost[k]) < room {
                         self.exclude(self.list[k].0);
+                        k = self.link_next[k];
                     }
+                    // Leave the live items: swap with the last one.
+                    let at = self.live_at[i] as usize;
+                    let last = self.live_len - 1;
+                    let other = self.live[last];
+                    self.live.swap(at, last);
+                    self.live_at[other as usize] = at as u32;
+                    self.live_at[i] = last as u32;
+                    self.live_len = last;
                 }
             } else {
-                for k in range {
+                for k in self.options_of(e.item.0) {
                     if u128::from(self.list_cost[k]) >= room {
                         break;
                     }
@@ -378,9 +481,15 @@ impl<'p, L> Search<'p, L> {
         let problem = self.problem;
         self.chosen.pop();
         self.cost -= u128::from(problem.cost(OptionId(o)));
-        for e in problem.option(OptionId(o)) {
+        // In reverse, so that the live items come back in the reverse order
+        // of their leaving: each then sits where it left.
+        for e in problem.option(OptionId(o)).iter().rev() {
+            let i = e.item.index();
             if problem.item_kind(e.item) == ItemKind::Primary {
-                self.covered[e.item.index()] -= 1;
+                if self.covered[i] >= self.most[i] {
+                    self.live_len += 1;
+                }
+                self.covered[i] -= 1;
             }
         }
     }
@@ -413,91 +522,256 @@ impl<'p, L> Search<'p, L> {
     }
 
     /// [`choose_item`](Self::choose_item) for a search that cuts at cost
-    /// `t`, in the same one pass over the primary items: `Err(())` also
-    /// when the cost so far plus the lower bound reaches `t`, or an item
-    /// short of options has none that fits below `t`; an item with no
-    /// deficit whose options all reach `t` is left alone; ties go to the
-    /// item whose cheapest option costs most (see the module docs).
-    fn choose_item_below(&self, t: u128) -> Result<Option<(u32, u32, bool)>, ()> {
+    /// `t`: only an item's options that fit below `t` count (they come
+    /// first in its list); `Err(())` also when an item has fewer of them
+    /// than its deficit, or when the cost so far plus a lower bound reaches
+    /// `t`; an item with no deficit and none of them is left alone; ties go
+    /// to the item whose cheapest option costs most (see the module docs).
+    /// Options that the bound shows cannot join a solution below `t` are
+    /// excluded first.
+    fn choose_item_below(&mut self, t: u128) -> Result<Option<(u32, u32, bool)>, ()> {
         let Some(room) = t.checked_sub(self.cost).filter(|&r| r > 0) else {
             return Err(());
         };
+        // A cost fits below `t` when it is at most `fits`.
+        let fits = u64::try_from(room - 1).unwrap_or(u64::MAX);
+        let (best, sum, terms) = self.scan(fits, self.use_bound)?;
+        if terms == 0 {
+            return Ok(best);
+        }
+        // Round up, after a margin for rounding errors that keeps it a
+        // bound: each term carries at most four roundings (the cost's
+        // conversion, the division, the product, the addition), each a
+        // relative error of at most `EPSILON / 2` of the sum.
+        let margin = sum * f64::EPSILON * (2.0 * f64::from(terms) + 4.0) + 1e-9;
+        // A float past `u128::MAX` cannot arise from `u64` costs; `as`
+        // saturates anyway.
+        let bound = (sum - margin).max(0.0).ceil() as u128;
+        if bound >= room {
+            return Err(());
+        }
+        let pending = std::mem::take(&mut self.pending);
+        let before = self.trail.len();
+        let mut cut = false;
+        for reverse in [false, true] {
+            let total = self.taxes(&pending, room, reverse);
+            if total >= room {
+                cut = true;
+                break;
+            }
+            self.fix(&pending, room, room - total);
+        }
+        self.pending = pending;
+        if cut {
+            return Err(());
+        }
+        if self.trail.len() == before {
+            Ok(best)
+        } else {
+            // Options left: choose again among what remains.
+            Ok(self.scan(fits, false)?.0)
+        }
+    }
+
+    /// The pass of [`choose_item_below`](Self::choose_item_below) over the
+    /// live primary items, costs at most `fits`: the item to branch on, and
+    /// with `bound`, the sum of the deficits times the least shares and its
+    /// number of terms, the items with a class and a deficit put in
+    /// `pending`, and their taxes reset.
+    fn scan(&mut self, fits: u64, bound: bool) -> Result<Scan, ()> {
+        let heads = self.list.len();
         let mut best: Option<(u32, u32, bool)> = None;
         let mut best_theta = u32::MAX;
         let mut best_cheapest = 0u64;
         let mut sum = 0.0f64;
         let mut terms = 0u32;
-        for &i in &self.primary {
-            let k = self.available_count[i as usize];
-            let d = self.need[i as usize].saturating_sub(self.covered[i as usize]);
+        self.pending.clear();
+        for at_live in 0..self.live_len {
+            let i = self.live[at_live];
+            let iu = i as usize;
+            self.tax[iu] = 0;
+            let k = self.available_count[iu];
+            let d = self.need[iu].saturating_sub(self.covered[iu]);
             if k < d {
                 return Err(());
             }
-            // An item at its upper bound has had every option that fits
-            // below `t` excluded (see `choose`).
-            if k == 0 || self.covered[i as usize] >= self.most[i as usize] {
+            if k == 0 {
                 continue;
             }
             // The item's cheapest available option comes first in its list.
-            let range = self.options_of(i);
-            let Some((&(first, _), &cheapest)) = self.list[range.clone()]
-                .iter()
-                .zip(&self.list_cost[range])
-                .find(|(&(o, _), _)| self.available[o as usize])
-            else {
-                continue;
-            };
-            if u128::from(cheapest) >= room {
+            let head = heads + iu;
+            let first = self.link_next[head];
+            let cheapest = self.list_cost[first];
+            if cheapest > fits {
                 if d > 0 {
                     return Err(());
                 }
                 // Nothing more can join the item below `t`: leave it be.
                 continue;
             }
-            if d > 0 && self.use_bound {
-                // The item's list is by share already when `shares` is empty.
-                let shares =
-                    &self.by_share[self.share_start[i as usize]..self.share_start[i as usize + 1]];
-                let o = shares
-                    .iter()
-                    .copied()
-                    .find(|&o| self.available[o as usize])
-                    .unwrap_or(first);
-                sum += f64::from(d) * self.share[o as usize];
-                terms += 1;
+            // Count the options below `t`, as far as the item can still win
+            // (θ = s − d + 1, or s + 1 without a deficit, at most the best).
+            let most_s = if d > 0 {
+                best_theta.saturating_add(d - 1)
+            } else {
+                best_theta.saturating_sub(1)
+            };
+            let mut s = 1u32;
+            let mut at = self.link_next[first];
+            while s <= most_s && at != head && self.list_cost[at] <= fits {
+                s += 1;
+                at = self.link_next[at];
             }
-            let theta = k + 1 - d;
-            if theta < best_theta || (theta == best_theta && cheapest > best_cheapest) {
-                best_theta = theta;
-                best_cheapest = cheapest;
-                best = Some((i, if d > 0 { theta } else { k }, d == 0));
-            }
-        }
-        if terms > 0 {
-            // Round up, after a margin for rounding errors that keeps it a
-            // bound: each term carries at most four roundings (the cost's
-            // conversion, the division, the product, the addition), each a
-            // relative error of at most `EPSILON / 2` of the sum.
-            let margin = sum * f64::EPSILON * (2.0 * f64::from(terms) + 4.0) + 1e-9;
-            // A float past `u128::MAX` cannot arise from `u64` costs; `as`
-            // saturates anyway.
-            let bound = (sum - margin).max(0.0).ceil() as u128;
-            if bound >= room {
+            if s < d {
                 return Err(());
             }
+            if d > 0 && bound {
+                // The item's list is by share already when `shares` is empty.
+                let shares = &self.by_share[self.share_start[iu]..self.share_start[iu + 1]];
+                let o = if shares.is_empty() {
+                    self.list[first].0
+                } else {
+                    shares
+                        .iter()
+                        .copied()
+                        .find(|&o| self.available[o as usize])
+                        .unwrap_or(self.list[first].0)
+                };
+                sum += f64::from(d) * self.share[o as usize];
+                terms += 1;
+                if self.class[iu] != NO_CLASS {
+                    self.pending.push(i);
+                }
+            }
+            if s <= most_s {
+                let theta = if d > 0 { s - d + 1 } else { s + 1 };
+                if theta < best_theta
+                    || (theta == best_theta
+                        && (cheapest > best_cheapest
+                            || (cheapest == best_cheapest && best.is_some_and(|(b, _, _)| i < b))))
+                {
+                    best_theta = theta;
+                    best_cheapest = cheapest;
+                    best = Some((i, if d > 0 { theta } else { s }, d == 0));
+                }
+            }
         }
-        Ok(best)
+        Ok((best, sum, terms))
+    }
+
+    /// The taxes bound: class by class, each item of `items` (the live
+    /// items with a class and a deficit) is taxed the least *residual cost*
+    /// of its available options that cost less than `room`, an option's
+    /// residual cost being its cost less the taxes of its items in earlier
+    /// classes; returns the sum of each item's deficit times its tax.
+    /// The taxes of an option's items never exceed its cost (the items of a
+    /// class share no option), so they are a feasible solution of the dual
+    /// of the covering problem's linear relaxation, and the sum bounds the
+    /// cost of any completion that uses options cheaper than `room`.
+    fn taxes(&mut self, items: &[u32], room: u128, reverse: bool) -> u128 {
+        let heads = self.list.len();
+        // A cost fits below `room` when it is at most `fits` (`room > 0`).
+        let fits = u64::try_from(room.saturating_sub(1)).unwrap_or(u64::MAX);
+        let mut total = 0u128;
+        // Per class its largest tax, and their sum: the most the taxes of
+        // an option's items add up to.
+        let mut class_most = [0u64; CLASSES];
+        let mut taxed_most = 0u64;
+        for &i in items {
+            self.tax[i as usize] = 0;
+        }
+        for step in 0..CLASSES {
+            let class = if reverse { CLASSES - 1 - step } else { step } as u8;
+            for &i in items {
+                let iu = i as usize;
+                if self.class[iu] != class {
+                    continue;
+                }
+                let head = heads + iu;
+                let mut at = self.link_next[head];
+                let mut least = u64::MAX;
+                while at != head {
+                    let cost = self.list_cost[at];
+                    if cost > fits || cost >= least.saturating_add(taxed_most) {
+                        break;
+                    }
+                    let o = self.list[at].0;
+                    let mut paid = 0u64;
+                    for k in self.primary_of(o) {
+                        paid = paid.saturating_add(self.tax[self.option_primary[k] as usize]);
+                    }
+                    // The taxes of the option's items never exceed its cost.
+                    least = least.min(cost.saturating_sub(paid));
+                    if least == 0 {
+                        break;
+                    }
+                    at = self.link_next[at];
+                }
+                if least == u64::MAX {
+                    // No option fits below `room`: nothing completes.
+                    return u128::MAX;
+                }
+                if least == 0 {
+                    continue;
+                }
+                self.tax[iu] = least;
+                let c = class as usize;
+                if least > class_most[c] {
+                    taxed_most = taxed_most.saturating_add(least - class_most[c]);
+                    class_most[c] = least;
+                }
+                let d = self.need[iu].saturating_sub(self.covered[iu]);
+                total += u128::from(d) * u128::from(least);
+                if total >= room {
+                    // The bound cuts already.
+                    return total;
+                }
+            }
+        }
+        total
+    }
+
+    /// Excludes, below the node, the options of `items` whose reduced cost
+    /// (their cost less the taxes of their items, as the last call of
+    /// [`taxes`](Self::taxes) left them) is at least `slack`, `room` less
+    /// that call's sum: a completion that chooses such an option costs at
+    /// least the sum plus its reduced cost, so reaches `room`.
+    fn fix(&mut self, items: &[u32], room: u128, slack: u128) {
+        let heads = self.list.len();
+        let fits = u64::try_from(room.saturating_sub(1)).unwrap_or(u64::MAX);
+        for &i in items {
+            let head = heads + i as usize;
+            let mut at = self.link_next[head];
+            while at != head {
+                let cost = self.list_cost[at];
+                if cost > fits {
+                    break;
+                }
+                if u128::from(cost) < slack {
+                    // Its reduced cost is at most its cost.
+                    at = self.link_next[at];
+                    continue;
+                }
+                let o = self.list[at].0;
+                let mut paid = 0u64;
+                for k in self.primary_of(o) {
+                    paid = paid.saturating_add(self.tax[self.option_primary[k] as usize]);
+                }
+                if u128::from(cost.saturating_sub(paid)) >= slack {
+                    self.exclude(o);
+                }
+                at = self.link_next[at];
+            }
+        }
     }
 
     /// The item to branch on, `Ok(None)` at a solution, `Err(())` at a dead end.
     fn choose_item(&self) -> Result<Option<(u32, u32, bool)>, ()> {
-        let problem = self.problem;
         let mut best: Option<(u32, u32, bool)> = None;
         let mut best_theta = u32::MAX;
-        for &i in &self.primary {
+        for &i in &self.live[..self.live_len] {
             let k = self.available_count[i as usize];
-            let (min, _) = problem.item_bounds(crate::ItemId(i));
-            let d = min.saturating_sub(self.covered[i as usize]);
+            let d = self.need[i as usize].saturating_sub(self.covered[i as usize]);
             if k < d {
                 return Err(());
             }
@@ -505,7 +779,8 @@ impl<'p, L> Search<'p, L> {
                 continue;
             }
             let theta = if d > 0 { k - d + 1 } else { k + 1 };
-            if theta < best_theta {
+            // Ties: the first declared (the live items come in no order).
+            if theta < best_theta || (theta == best_theta && best.is_some_and(|(b, _, _)| i < b)) {
                 best_theta = theta;
                 best = Some((i, if d > 0 { k - d + 1 } else { k }, d == 0));
             }
@@ -600,17 +875,8 @@ impl<'p, L> Search<'p, L> {
                         }
                     }
                     Ok(Some((item, tries, none_allowed))) => {
-                        // Below a level on the same item, every option
-                        // before that level's cursor is excluded: start
-                        // there (`k|a` with k copies of `a` is then
-                        // linear, not quadratic, in k).
-                        let pos = match stack.last() {
-                            Some(parent) if parent.item == item => parent.pos,
-                            _ => self.options_of(item).start,
-                        };
                         stack.push(Frame {
                             item,
-                            pos,
                             len: tries as usize,
                             next: 0,
                             current: None,
@@ -634,21 +900,18 @@ impl<'p, L> Search<'p, L> {
                 frame.mark = self.trail.len();
             }
             // Undoing to `mark` restored every option the level saw available
-            // except the candidates tried, which are excluded and behind `pos`.
+            // except the candidates tried, which are excluded: the next
+            // candidate is the first available option.
             let mut candidate = None;
-            let end = self.options_of(frame.item).end;
+            let head = self.list.len() + frame.item as usize;
             if frame.next < frame.len {
-                while frame.pos < end && !self.available[self.list[frame.pos].0 as usize] {
-                    frame.pos += 1;
-                }
-                if frame.pos < end {
-                    let o = self.list[frame.pos].0;
+                let at = self.link_next[head];
+                if at != head {
                     // Options come cheapest first in a cost search: once one
                     // reaches the threshold, so do the rest.
-                    let cost = u128::from(self.problem.cost(OptionId(o)));
+                    let cost = u128::from(self.list_cost[at]);
                     if self.threshold.is_none_or(|t| self.cost + cost < t) {
-                        candidate = Some(o);
-                        frame.pos += 1;
+                        candidate = Some(self.list[at].0);
                     }
                 }
             }
@@ -660,8 +923,10 @@ impl<'p, L> Search<'p, L> {
             } else if frame.none_allowed && !frame.none_done {
                 // Close item `frame.item`: the candidates tried are excluded
                 // by now, and the options a cut skipped are excluded here.
-                for pos in frame.pos..end {
-                    self.exclude(self.list[pos].0);
+                let mut at = self.link_next[head];
+                while at != head {
+                    self.exclude(self.list[at].0);
+                    at = self.link_next[at];
                 }
                 debug_assert_eq!(self.available_count[frame.item as usize], 0);
                 frame.none_done = true;
@@ -679,6 +944,40 @@ impl<'p, L> Search<'p, L> {
             }
         }
     }
+}
+
+/// The most classes of items the cost bound keeps.
+const CLASSES: usize = 4;
+/// The class of an item in none.
+const NO_CLASS: u8 = u8::MAX;
+
+/// Classes of primary items for the cost bound, greedily in declaration
+/// order: an item joins the first of the [`CLASSES`] classes none of whose
+/// items shares an option with it, or none. A solution covers the items of
+/// a class with distinct options, so the sum over a class of each item's
+/// deficit times its cheapest available option is a lower bound on the
+/// cost still to pay (rows, and columns, in n queens).
+fn classes<L>(problem: &Problem<L>, primary: &[u32]) -> Vec<u8> {
+    let mut class = vec![NO_CLASS; problem.num_items()];
+    // Per class and option: whether an item of the class has the option.
+    let mut taken = vec![vec![false; problem.num_options()]; CLASSES];
+    let mut options_of: Vec<Vec<u32>> = vec![Vec::new(); problem.num_items()];
+    for o in problem.option_ids() {
+        for e in problem.option(o) {
+            options_of[e.item.index()].push(o.0);
+        }
+    }
+    for &i in primary {
+        let options = &options_of[i as usize];
+        if let Some(c) = (0..CLASSES).find(|&c| options.iter().all(|&o| !taken[c][o as usize])) {
+            for &o in options {
+                taken[c][o as usize] = true;
+            }
+            // Below `CLASSES`, which fits in `u8`.
+            class[i as usize] = c as u8;
+        }
+    }
+    class
 }
 
 /// Searches problems with multiplicities (and secondary items and colors):
@@ -824,8 +1123,9 @@ impl<'p, L> CostSolver<'p, L> {
         self
     }
 
-    /// Turns the lower bound off (nodes are cut only when the cost so far
-    /// reaches the best known): for measuring what the bound saves.
+    /// Turns the lower bounds off, and the exclusions they allow (nodes are
+    /// cut only when the cost so far plus an item's cheapest option reaches
+    /// the best known): for measuring what the bounds save.
     ///
     /// ```
     /// let p = exactly::format::parse_dlx("a b\na |2\nb |2\na b |3\n")?;
