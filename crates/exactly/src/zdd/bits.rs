@@ -274,20 +274,22 @@ impl Engine for Bits {
         }
         // The options clashing with `o` (itself included), word by word.
         let (now, next) = self.active.split_at_mut((d + 1) * words);
-        let (now, next) = (&now[d * words..], &mut next[..words]);
+        let (now, next) = (&now[d * words..(d + 1) * words], &mut next[..words]);
         let len = &mut self.len[(d + 1) * n..(d + 2) * n];
-        for w in 0..words {
+        let (start, item, masks) = (&self.start[..], &self.item[..], &self.masks[..]);
+        let clash = &self.mask[entries];
+        for (w, (&now, next)) in now.iter().zip(next.iter_mut()).enumerate() {
             let mut kill = if w == o / 64 { 1u64 << (o % 64) } else { 0 };
-            for e in entries.clone() {
-                kill |= self.masks[self.mask[e] as usize * words + w];
+            for &m in clash {
+                kill |= masks[m as usize * words + w];
             }
-            let mut gone = now[w] & kill;
-            next[w] = now[w] & !gone;
+            let mut gone = now & kill;
+            *next = now & !gone;
             while gone != 0 {
                 let r = w * 64 + gone.trailing_zeros() as usize;
                 gone &= gone - 1;
-                for f in self.start[r] as usize..self.start[r + 1] as usize {
-                    len[self.item[f] as usize] -= 1;
+                for &i in &item[start[r] as usize..start[r + 1] as usize] {
+                    len[i as usize] -= 1;
                 }
             }
         }

@@ -478,10 +478,11 @@ impl Memo {
         let h = Memo::hash(sig);
         let w = self.words;
         let keys = &self.keys;
-        if let Some(&e) = self
-            .table
-            .find(h, |&e| &keys[e as usize * w..(e as usize + 1) * w] == sig)
-        {
+        if let Some(&e) = self.table.find(h, |&e| {
+            // Word by word: shorter than a call to `memcmp`.
+            let key = &keys[e as usize * w..(e as usize + 1) * w];
+            key.iter().zip(sig).all(|(a, b)| a == b)
+        }) {
             return Ok(self.zdd[e as usize]);
         }
         let e = self.zdd.len() as u32;
