@@ -23,6 +23,8 @@ const END: u32 = u32::MAX;
 
 /// At most this many options (64 words per bitset).
 pub(super) const MAX_OPTIONS: usize = 4096;
+/// At most this many items (a level copies a count per item).
+pub(super) const MAX_ITEMS: usize = 4096;
 /// At most this many bytes of clash masks.
 const MAX_MASK_BYTES: usize = 64 << 20;
 
@@ -58,9 +60,9 @@ pub(super) struct Bits {
 
 impl Bits {
     /// The bitset engine for `p`, or `None` when it has too many options or
-    /// its masks would take too much memory.
+    /// items, or its masks would take too much memory.
     pub(super) fn new<L>(p: &Problem<L>) -> Option<Bits> {
-        if p.num_options() > MAX_OPTIONS {
+        if p.num_options() > MAX_OPTIONS || p.num_items() > MAX_ITEMS {
             return None;
         }
         let mut index = vec![0u32; p.num_items()];
@@ -386,5 +388,12 @@ mod tests {
         }
         let p = crate::format::parse_dlx(&text).expect("a valid problem");
         assert!(Bits::new(&p).is_none());
+        let names: Vec<String> = (0..=MAX_ITEMS).map(|i| format!("i{i}")).collect();
+        let text = format!("{}\n{}\n", names.join(" "), names.join(" "));
+        let p = crate::format::parse_dlx(&text).expect("a valid problem");
+        assert!(Bits::new(&p).is_none());
+        let text = format!("{}\n{}\n", names[1..].join(" "), names[1..].join(" "));
+        let p = crate::format::parse_dlx(&text).expect("a valid problem");
+        assert!(Bits::new(&p).is_some());
     }
 }
