@@ -381,7 +381,7 @@ mod tests {
     }
 
     #[test]
-    fn too_many_options_fall_back() {
+    fn too_many_options_or_items_fall_back() {
         let mut text = String::from("a b\n");
         for _ in 0..=MAX_OPTIONS {
             text.push_str("a b\n");
