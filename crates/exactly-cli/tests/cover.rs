@@ -65,8 +65,11 @@ fn count_multiplicities_on_threads() {
     assert!(err.contains("\"threads\":2,\"subproblems\":"), "{err}");
     // A budget needs the one search: refusals and limits stay as they are.
     let (code, out, _) = run(&["count", "--threads", "2", "--limit", "2", "-"], MULTI);
-    assert_eq!((code, out.as_str()), (Some(0), "2\n"));
-    let (code, _, err) = run(&["count", "--threads", "2", "--checkpoint", "x", "-"], MULTI);
+    assert_eq!((code, out.as_str()), (Some(3), "2\n"));
+    let (code, _, err) = run(
+        &["count", "--threads", "2", "--checkpoint", "x", "-"],
+        MULTI,
+    );
     assert_eq!(code, Some(2), "{err}");
 }
 

@@ -314,7 +314,11 @@ pub fn count_multi_threads(
             StatsFormat::Json => format!("{{\"threads\":{used},\"subproblems\":{n}}}"),
         });
     }
-    output::print_count(args.format, &counted.solutions, counted.outcome.is_complete())?;
+    output::print_count(
+        args.format,
+        &counted.solutions,
+        counted.outcome.is_complete(),
+    )?;
     Ok(Status::of_search(stopped, counted.solutions))
 }
 

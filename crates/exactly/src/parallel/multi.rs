@@ -204,7 +204,7 @@ impl State {
                 ItemKind::Secondary => Some(b.secondary(name)?),
             };
         }
-        let mut colors = vec![None; problem.num_colors()];
+        let mut colors = vec![None; problem.num_colors() + 1];
         let mut entries = Vec::with_capacity(problem.longest_option());
         for o in problem.option_ids() {
             if !self.alive[o.index()] {
