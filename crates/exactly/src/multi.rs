@@ -213,6 +213,10 @@ pub(crate) struct Search<'p, L> {
     threshold: Option<u128>,
     /// Whether to use the lower bound (else only the cost so far is compared).
     use_bound: bool,
+    /// Whether the sum of every option's cost fits in `u64`: the class bound
+    /// and the exclusions it allows add costs in `u64` and run only then
+    /// (the share bound alone otherwise).
+    costs_fit: bool,
     limits: Limits,
     budget: Budget,
     /// The levels of a search that stopped and may resume.
@@ -370,6 +374,11 @@ impl<'p, L> Search<'p, L> {
             cost: 0,
             threshold: None,
             use_bound: true,
+            costs_fit: problem
+                .option_ids()
+                .map(|o| u128::from(problem.cost(o)))
+                .sum::<u128>()
+                <= u128::from(u64::MAX),
             limits: Limits::default(),
             budget: Budget::default(),
             stack: Vec::new(),
@@ -552,6 +561,9 @@ impl<'p, L> Search<'p, L> {
         let bound = (sum - margin).max(0.0).ceil() as u128;
         if bound >= room {
             return Err(());
+        }
+        if !self.costs_fit {
+            return Ok(best);
         }
         let pending = std::mem::take(&mut self.pending);
         let before = self.trail.len();
