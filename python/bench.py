@@ -219,6 +219,9 @@ def main() -> None:
         rest = [a for a in sys.argv[1:] if a != "--setup"]
         os.execv(py, [str(py), __file__, *rest])
 
+    # The script's folder holds the package's sources without the compiled
+    # module: import the installed package, not them.
+    sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE.resolve()]
     import exactly
     from exactly import sudoku
 
