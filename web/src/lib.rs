@@ -7,12 +7,16 @@
 //! functions in the `env` module: `now_ms` (the clock behind the engine's
 //! timing) and `progress` (called about every 100 ms while a search runs,
 //! with the engine's node and solution counts and Knuth's estimate of the
-//! fraction done).
+//! fraction done); and `improved` (the cheapest-solution list so far, as
+//! JSON at a pointer and length, while `min_cost` runs).
 //!
 //! Requests, by `cmd`:
 //! - `count {text}`: the number of solutions of a DLX problem (with
 //!   multiplicities too).
-//! - `min_cost {text}`: a cheapest solution and its cost (`|cost` options).
+//! - `min_cost {text, k}`: the `k` cheapest solution costs (default 1),
+//!   one solution each, as `exactly solve --best K` (`|cost` options), with
+//!   progress; each time the list improves it goes to the host's
+//!   `improved`, so that a page that stops the search keeps the best found.
 //! - `list_start {text}`, then `list_next {n}`: solutions, lazily.
 //! - `trace {text, max_nodes}`: every step of the search as the engine's
 //!   trace events report it, each with its `exactly solve --trace` line and
@@ -32,7 +36,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use exactly::format::parse_dlx;
-use exactly::multi::{CostSolver, MultiSolver};
+use exactly::multi::{CostSolver, CostedSolution, MultiSolver};
 use exactly::{Limits, OptionId, Outcome, Problem, Solver, StopReason, TraceEvent};
 use exactly_puzzles::sudoku::{self, Rules, SudokuError};
 use serde::Deserialize;
@@ -44,6 +48,9 @@ extern "C" {
     fn now_ms() -> f64;
     /// A progress report from the engine.
     fn progress(nodes: f64, solutions: f64, fraction: f64, depth: u32, elapsed_ms: f64);
+    /// The best solutions found so far by `min_cost`: UTF-8 JSON, read
+    /// during the call.
+    fn improved(ptr: *const u8, len: usize);
 }
 
 /// The host's clock.
@@ -103,6 +110,7 @@ enum Request {
     },
     MinCost {
         text: String,
+        k: Option<usize>,
     },
     ListStart {
         text: String,
@@ -148,7 +156,7 @@ fn handle(bytes: &[u8]) -> Value {
     };
     let result = match request {
         Request::Count { text } => count(&text),
-        Request::MinCost { text } => min_cost(&text),
+        Request::MinCost { text, k } => min_cost(&text, k.unwrap_or(1)),
         Request::ListStart { text } => list_start(&text),
         Request::ListNext { n } => Ok(list_next(n)),
         Request::Trace { text, max_nodes } => trace(&text, max_nodes.unwrap_or(MAX_TRACE_NODES)),
@@ -216,8 +224,8 @@ fn count(text: &str) -> Result<Value, Value> {
     let problem = parse(text)?;
     let start = now();
     if problem.has_multiplicities() {
-        // As `exactly count` does: Knuth's Algorithm M, without progress.
-        let mut solver = MultiSolver::new(&problem);
+        // As `exactly count` does: Knuth's Algorithm M.
+        let mut solver = MultiSolver::new(&problem).on_progress(PROGRESS_INTERVAL, report);
         let c = solver.count();
         return Ok(json!({
             "info": info(&problem),
@@ -241,19 +249,46 @@ fn count(text: &str) -> Result<Value, Value> {
     }))
 }
 
-/// A cheapest solution, as `exactly solve --min-cost` finds it: its cost
-/// and its options' lines.
-fn min_cost(text: &str) -> Result<Value, Value> {
+/// The most costs `min_cost` keeps.
+const MAX_BEST: usize = 1000;
+
+/// Costed solutions as the page lists them (and `exactly solve --best K
+/// --format json` writes them): cost, options' lines, 0-based indices.
+fn costed(problem: &Problem<String>, best: &[CostedSolution]) -> Value {
+    best.iter()
+        .map(|b| {
+            let options = b.solution.options();
+            json!({
+                "cost": b.cost.to_string(),
+                "options": options.iter().map(|&o| problem.label(o)).collect::<Vec<_>>(),
+                "indices": options.iter().map(|o| o.index()).collect::<Vec<_>>(),
+            })
+        })
+        .collect()
+}
+
+/// The `k` cheapest solution costs, one solution each, as `exactly solve
+/// --best K` (`--min-cost` for one) finds them, with progress reports and
+/// each improvement of the list sent to the host as it is found.
+fn min_cost(text: &str, k: usize) -> Result<Value, Value> {
     let problem = parse(text)?;
+    let k = k.clamp(1, MAX_BEST);
     let start = now();
-    let mut solver = CostSolver::new(&problem);
-    let (best, outcome) = solver.min_cost();
+    let mut solver = CostSolver::new(&problem).on_progress(PROGRESS_INTERVAL, report);
+    let (best, outcome) = solver.best_with(k, |list| {
+        let bytes = json!({ "best": costed(&problem, list), "ms": now() - start }).to_string();
+        // SAFETY: `improved` is a host function that reads `len` bytes at
+        // `ptr` before it returns; the string outlives the call.
+        unsafe { improved(bytes.as_ptr(), bytes.len()) }
+    });
+    let stats = solver.stats();
     Ok(json!({
         "info": info(&problem),
-        "cost": best.as_ref().map(|b| b.cost.to_string()),
-        "options": best.as_ref().map(|b| b.solution.labels(&problem)),
+        "k": k,
+        "best": costed(&problem, &best),
         "outcome": outcome_word(outcome),
-        "nodes": solver.stats().nodes,
+        "nodes": stats.nodes,
+        "solutions": stats.solutions.to_string(),
         "ms": now() - start,
     }))
 }

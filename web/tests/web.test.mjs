@@ -530,3 +530,129 @@ test("listing lazily and downloading: the CLI's solutions in order", async () =>
     await s.close();
   }
 });
+
+/** Min-cost n queens (the `knuth` bench's instance): rows and columns
+ * primary, diagonals secondary, a queen on (i, j) costs (37i + 91j + 13ij) mod 100. */
+function costedQueens(n) {
+  let s = `| ${n} queens, cost (37i + 91j + 13ij) mod 100\n`;
+  for (let i = 0; i < n; i++) s += `r${i} `;
+  for (let j = 0; j < n; j++) s += `c${j} `;
+  s += "|";
+  for (let d = 0; d < 2 * n - 1; d++) s += ` a${d} b${d}`;
+  s += "\n";
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < n; j++) s += `r${i} c${j} a${i + j} b${i + n - 1 - j} |${(37 * i + 91 * j + 13 * i * j) % 100}\n`;
+  }
+  return s;
+}
+
+test("the cheapest solution: progress with the best cost so far, and Stop keeps the best found", async () => {
+  const n = 24;
+  const s = await openPage();
+  try {
+    const p = s.page;
+    await p.click("#nav-solve");
+    await setText(p, "#solve-input", costedQueens(n));
+    await p.evaluate(() => {
+      const seen = [];
+      window.progressSeen = seen;
+      const status = document.querySelector("#solve-status");
+      new MutationObserver(() => {
+        const bar = document.querySelector("#solve-progress");
+        if (!bar.hidden && bar.hasAttribute("value")) seen.push([bar.value, status.textContent]);
+      }).observe(status, { childList: true, characterData: true, subtree: true });
+    });
+    await p.click("#solve-min-cost");
+    assert.equal(await p.textContent("#solve-cancel"), "Stop");
+    // Wait for two reports that carry a best cost.
+    await p.waitForFunction(
+      () => window.progressSeen.filter(([, t]) => /best cost so far \d+/.test(t)).length >= 2,
+      null,
+      { timeout: 120_000 },
+    );
+    assert.match(await p.textContent("#solve-result"), /^cheapest cost \d+ \(so far\)$/);
+    await p.click("#solve-cancel");
+    await p.waitForFunction(() => /^stopped/.test(document.querySelector("#solve-status").textContent));
+    const result = await p.textContent("#solve-result");
+    const m = /^cheapest cost (\d+) \(stopped; the best found, not proven optimal\)$/.exec(result);
+    assert.ok(m, result);
+    const seen = await p.evaluate(() => window.progressSeen);
+    const reports = seen.map(([f, t]) => {
+      const r = /: ([\d.]+)% of the tree by Knuth's estimate · best cost so far (\d+|none yet) · ([\d,]+) nodes/.exec(t);
+      assert.ok(r, t);
+      return { fraction: f, best: r[2] === "none yet" ? Infinity : Number(r[2]), nodes: Number(r[3].replaceAll(",", "")) };
+    });
+    assert.ok(reports.every((r) => r.fraction >= 0 && r.fraction <= 1));
+    for (let i = 1; i < reports.length; i++) {
+      assert.ok(reports[i].nodes >= reports[i - 1].nodes, "the node count grows");
+      assert.ok(reports[i].best <= reports[i - 1].best, "the best cost never rises");
+    }
+    // The best kept is the last one reported, or a cheaper one found after it.
+    const kept = Number(m[1]);
+    assert.ok(kept <= reports[reports.length - 1].best);
+    // The solution kept is a solution, and costs what it says.
+    const options = await p.$$eval("#solve-solutions .opt", (os) => os.map((o) => o.textContent));
+    assert.equal(options.length, n);
+    const used = new Set();
+    let total = 0;
+    for (const o of options) {
+      const [items, cost] = o.split("|");
+      for (const item of items.trim().split(" ")) {
+        assert.ok(!used.has(item), `${item} covered twice`);
+        used.add(item);
+      }
+      total += Number(cost);
+    }
+    for (let i = 0; i < n; i++) assert.ok(used.has(`r${i}`) && used.has(`c${i}`));
+    assert.equal(total, kept);
+    assert.equal(await p.textContent("#solve-cancel"), "Cancel");
+    // No more reports come from the stopped search.
+    const status = await p.textContent("#solve-status");
+    await p.waitForTimeout(400);
+    assert.equal(await p.textContent("#solve-status"), status);
+    assert.deepEqual(s.errors, []);
+  } finally {
+    await s.close();
+  }
+});
+
+test("the k cheapest costs and their downloads, as the CLI's solve --best K", async () => {
+  const file = join(ROOT, "testdata", "queens-10-costs.dlx");
+  const k = 3;
+  const knuth = runCli(["solve", "--best", String(k), file]);
+  assert.equal(knuth.status, 0, knuth.stderr);
+  const json = runCli(["solve", "--best", String(k), "--format", "json", file]);
+  assert.equal(json.status, 0, json.stderr);
+  const expected = json.stdout.trim().split("\n").map((l) => JSON.parse(l));
+  assert.equal(expected.length, k);
+  const s = await openPage();
+  try {
+    const p = s.page;
+    await p.click("#nav-solve");
+    await setText(p, "#solve-input", read(file));
+    await p.fill("#solve-best", String(k));
+    await p.click("#solve-min-cost");
+    await p.waitForFunction(() => /^the \d+ cheapest costs: [\d, ]+$/.test(document.querySelector("#solve-result").textContent));
+    assert.equal(await p.textContent("#solve-result"), `the ${k} cheapest costs: ${expected.map((e) => e.cost).join(", ")}`);
+    const shown = await p.$$eval("#solve-solutions > li", (lis) =>
+      lis.map((li) => [li.querySelector(".cost").textContent, [...li.querySelectorAll(".opt")].map((o) => o.textContent)]),
+    );
+    assert.deepEqual(
+      shown,
+      expected.map((e) => [`cost ${e.cost}`, e.options]),
+    );
+    const [knuthFile] = await Promise.all([p.waitForEvent("download"), p.click("#solve-download-knuth")]);
+    assert.equal(read(await knuthFile.path()), knuth.stdout);
+    const [jsonFile] = await Promise.all([p.waitForEvent("download"), p.click("#solve-download-json")]);
+    assert.equal(read(await jsonFile.path()), json.stdout);
+    // One cost (the default) is `--min-cost`, downloaded the same way.
+    await p.fill("#solve-best", "1");
+    await p.click("#solve-min-cost");
+    await p.waitForFunction(() => /^cheapest cost \d+$/.test(document.querySelector("#solve-result").textContent));
+    const [one] = await Promise.all([p.waitForEvent("download"), p.click("#solve-download-knuth")]);
+    assert.equal(read(await one.path()), runCli(["solve", "--min-cost", file]).stdout);
+    assert.deepEqual(s.errors, []);
+  } finally {
+    await s.close();
+  }
+});

@@ -14,6 +14,7 @@ interface Pending {
   resolve: (data: unknown) => void;
   reject: (e: Error) => void;
   onProgress: ((p: Progress) => void) | undefined;
+  onFound: ((data: unknown) => void) | undefined;
 }
 
 let nextId = 1;
@@ -45,6 +46,10 @@ export class Engine {
       p.onProgress?.(msg.progress);
       return;
     }
+    if (msg.type === "found") {
+      p.onFound?.(msg.data);
+      return;
+    }
     this.pending = null;
     if (msg.type === "result") p.resolve(msg.data);
     else p.reject(new Error(msg.message));
@@ -67,7 +72,10 @@ export class Engine {
    * Runs `req`. With `fresh`, on a new worker (ending whatever the old one
    * held); otherwise on the current one, which keeps state such as a listing.
    */
-  run(req: Request, opts: { fresh?: boolean; onProgress?: (p: Progress) => void } = {}): Promise<unknown> {
+  run(
+    req: Request,
+    opts: { fresh?: boolean; onProgress?: (p: Progress) => void; onFound?: (data: unknown) => void } = {},
+  ): Promise<unknown> {
     if (this.pending) this.cancel();
     if (opts.fresh || !this.worker) {
       this.worker?.terminate();
@@ -76,7 +84,7 @@ export class Engine {
     const id = nextId++;
     const worker = this.worker;
     return new Promise((resolve, reject) => {
-      this.pending = { id, resolve, reject, onProgress: opts.onProgress };
+      this.pending = { id, resolve, reject, onProgress: opts.onProgress, onFound: opts.onFound };
       const msg: ToWorker = { id, req };
       worker.postMessage(msg);
     });

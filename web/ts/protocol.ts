@@ -3,7 +3,7 @@
 /** A request to the engine (see web/src/lib.rs). */
 export type Request =
   | { cmd: "count"; text: string }
-  | { cmd: "min_cost"; text: string }
+  | { cmd: "min_cost"; text: string; k?: number }
   | { cmd: "list_start"; text: string }
   | { cmd: "list_next"; n: number }
   | { cmd: "trace"; text: string; max_nodes?: number }
@@ -31,6 +31,7 @@ export interface Progress {
 
 export type FromWorker =
   | { type: "progress"; id: number; progress: Progress }
+  | { type: "found"; id: number; data: unknown }
   | { type: "result"; id: number; data: unknown }
   | { type: "error"; id: number; message: string };
 

@@ -28,15 +28,23 @@ interface ListAnswer {
   ms: number;
 }
 
+interface Costed {
+  cost: string;
+  options: string[];
+  indices: number[];
+}
+
 interface MinCostAnswer {
   error?: ParseErrorInfo;
   info?: ProblemInfo;
-  cost?: string | null;
-  options?: string[] | null;
+  best?: Costed[];
   outcome?: string;
   nodes?: number;
   ms?: number;
 }
+
+/** What the listing and the downloads hold: solutions, or costed ones. */
+type Shown = { kind: "list"; solutions: Listed[] } | { kind: "costs"; best: Costed[]; proven: boolean };
 
 /** Solutions listed per click of "More". */
 const PAGE = 20;
@@ -46,6 +54,8 @@ export class SolveView {
   private input = byId<HTMLTextAreaElement>("solve-input");
   private listed: Listed[] = [];
   private listing = false;
+  /** The cheapest solutions found, when the last search was for costs. */
+  private costs: { best: Costed[]; proven: boolean } | null = null;
 
   constructor() {
     const select = byId<HTMLSelectElement>("solve-example");
@@ -83,19 +93,22 @@ export class SolveView {
     byId<HTMLButtonElement>("solve-count").disabled = on;
     byId<HTMLButtonElement>("solve-list").disabled = on;
     byId<HTMLButtonElement>("solve-min-cost").disabled = on;
+    if (!on) byId("solve-cancel").textContent = "Cancel";
     byId("solve-status").textContent = what;
     const bar = byId<HTMLProgressElement>("solve-progress");
     bar.hidden = !on;
     if (on) bar.removeAttribute("value");
   }
 
-  private showProgress(p: Progress, what: string): void {
+  private showProgress(p: Progress, what: string, best?: string): void {
     const bar = byId<HTMLProgressElement>("solve-progress");
     bar.max = 1;
     bar.value = p.fraction;
+    const found =
+      best === undefined ? `${p.solutions.toLocaleString("en")} solutions` : `best cost so far ${best}`;
     byId("solve-status").textContent =
       `${what}: ${(100 * p.fraction).toFixed(1)}% of the tree by Knuth's estimate · ` +
-      `${p.solutions.toLocaleString("en")} solutions · ${p.nodes.toLocaleString("en")} nodes · ${ms(p.ms)}`;
+      `${found} · ${p.nodes.toLocaleString("en")} nodes · ${ms(p.ms)}`;
   }
 
   private showError(e: ParseErrorInfo | null): void {
@@ -143,43 +156,97 @@ export class SolveView {
     }
   }
 
-  /** A cheapest solution by branch and bound (`exactly solve --min-cost`). */
+  /** The k cheapest solution costs (`exactly solve --best K`), one solution each. */
+  private bestK(): number {
+    const k = Math.floor(Number(byId<HTMLInputElement>("solve-best").value));
+    return Number.isFinite(k) ? Math.min(1000, Math.max(1, k)) : 1;
+  }
+
+  private showCosts(best: Costed[]): void {
+    const ol = byId<HTMLOListElement>("solve-solutions");
+    ol.replaceChildren();
+    for (const b of best) {
+      const li = el("li");
+      li.append(el("div", "cost", `cost ${b.cost}`));
+      for (const o of b.options) li.append(el("div", "opt", o));
+      ol.append(li);
+    }
+  }
+
+  private costsResult(best: Costed[], k: number, stopped: string): string {
+    if (best.length === 0) return `no solution${stopped}`;
+    if (k === 1) return `cheapest cost ${best[0]!.cost}${stopped}`;
+    const costs = best.map((b) => b.cost).join(", ");
+    return `the ${best.length} cheapest costs: ${costs}${stopped}`;
+  }
+
+  /**
+   * The cheapest solutions by branch and bound (`exactly solve --min-cost`,
+   * `--best K`), with progress. Stop keeps the best found so far (the
+   * worker sends each improvement as it is found), not proven optimal.
+   */
   async minCost(): Promise<void> {
     this.showError(null);
     this.listed = [];
     this.listing = false;
+    this.costs = null;
     byId<HTMLButtonElement>("solve-more").disabled = true;
-    const ol = byId<HTMLOListElement>("solve-solutions");
-    ol.replaceChildren();
+    byId("solve-solutions").replaceChildren();
     const result = byId("solve-result");
     result.textContent = "";
-    this.busy(true, "looking for the cheapest solution…");
+    const k = this.bestK();
+    this.busy(true, k === 1 ? "looking for the cheapest solution…" : `looking for the ${k} cheapest costs…`);
+    byId("solve-cancel").textContent = "Stop";
+    let found: Costed[] = [];
+    let last: Progress | null = null;
+    const bestCost = (): string | undefined => (found.length === 0 ? undefined : found[found.length - 1]!.cost);
     try {
-      const a = (await this.engine.run({ cmd: "min_cost", text: this.input.value }, { fresh: true })) as MinCostAnswer;
+      const a = (await this.engine.run(
+        { cmd: "min_cost", text: this.input.value, k },
+        {
+          fresh: true,
+          onProgress: (p) => {
+            last = p;
+            this.showProgress(p, "searching", bestCost() ?? "none yet");
+          },
+          onFound: (data) => {
+            found = (data as { best: Costed[] }).best;
+            this.costs = { best: found, proven: false };
+            this.showCosts(found);
+            result.textContent = this.costsResult(found, k, " (so far)");
+            if (last) this.showProgress(last, "searching", bestCost());
+          },
+        },
+      )) as MinCostAnswer;
       this.busy(false, "");
       if (a.error) {
         this.showError(a.error);
         return;
       }
-      const stopped = a.outcome === "complete" ? "" : ` (stopped: ${a.outcome}; the best found)`;
-      if (a.cost == null || !a.options) {
-        result.textContent = `no solution${stopped}`;
-      } else {
-        result.textContent = `cheapest cost ${a.cost}${stopped}`;
-        const li = el("li");
-        for (const o of a.options) li.append(el("div", "opt", o));
-        ol.append(li);
-      }
+      const best = a.best ?? [];
+      const proven = a.outcome === "complete";
+      this.costs = { best, proven };
+      this.showCosts(best);
+      result.textContent = this.costsResult(best, k, proven ? "" : ` (stopped: ${a.outcome}; the best found, not proven optimal)`);
       byId("solve-status").textContent =
         `${a.nodes?.toLocaleString("en")} nodes in ${ms(a.ms ?? 0)} (${a.info?.items} items, ${a.info?.options} options)`;
     } catch (e) {
-      this.busy(false, e instanceof Cancelled ? "cancelled" : String(e));
+      if (!(e instanceof Cancelled)) {
+        this.busy(false, String(e));
+        return;
+      }
+      // Stopped from the page: what the worker sent before it ended.
+      this.costs = { best: found, proven: false };
+      this.showCosts(found);
+      result.textContent = this.costsResult(found, k, " (stopped; the best found, not proven optimal)");
+      this.busy(false, last ? `stopped after ${(last as Progress).nodes.toLocaleString("en")} nodes` : "stopped");
     }
   }
 
   async list(): Promise<void> {
     this.showError(null);
     this.listed = [];
+    this.costs = null;
     byId("solve-solutions").replaceChildren();
     byId("solve-result").textContent = "";
     this.busy(true, "starting…");
@@ -230,7 +297,27 @@ export class SolveView {
     this.engine.cancel();
   }
 
+  /** What is shown, in the CLI's formats (`solve`, or `solve --best K`). */
+  private shown(): Shown {
+    return this.costs ? { kind: "costs", ...this.costs } : { kind: "list", solutions: this.listed };
+  }
+
   private download(kind: "knuth" | "json"): void {
+    const shown = this.shown();
+    if (shown.kind === "costs") {
+      // As `exactly solve --best K` writes them: `| cost N` before each
+      // solution in Knuth's format; `{cost, options, indices}` in JSON.
+      if (kind === "knuth") {
+        const text = shown.best.map((b) => `| cost ${b.cost}\n` + (b.options.length ? b.options.map((o) => o + "\n").join("") : "| empty solution\n")).join("\n");
+        download("cheapest.txt", text, "text/plain");
+      } else {
+        const text = shown.best
+          .map((b) => `{"cost":${b.cost},"options":${JSON.stringify(b.options)},"indices":${JSON.stringify(b.indices)}}\n`)
+          .join("");
+        download("cheapest.jsonl", text, "application/x-ndjson");
+      }
+      return;
+    }
     if (kind === "knuth") {
       const text = this.listed.map((s) => s.options.join("\n") + "\n").join("\n");
       download("solutions.txt", text, "text/plain");

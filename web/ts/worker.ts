@@ -16,7 +16,10 @@ interface WorkerScope {
 }
 
 const scope = self as unknown as WorkerScope;
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
 let current = 0;
+let memory: WebAssembly.Memory | null = null;
 
 function post(message: FromWorker): void {
   scope.postMessage(message);
@@ -31,6 +34,11 @@ const ready: Promise<EngineExports> = (async () => {
       const progress: Progress = { nodes, solutions, fraction, depth, ms };
       post({ type: "progress", id: current, progress });
     },
+    improved: (ptr: number, len: number): void => {
+      if (!memory) return;
+      const text = decoder.decode(new Uint8Array(memory.buffer, ptr, len));
+      post({ type: "found", id: current, data: JSON.parse(text) as unknown });
+    },
   };
   // Streaming compiles while the bytes arrive, and lets the browser cache
   // the optimized machine code with the file for the next visit; a server
@@ -39,11 +47,10 @@ const ready: Promise<EngineExports> = (async () => {
   const { instance } = streamed
     ? await WebAssembly.instantiateStreaming(response, { env })
     : await WebAssembly.instantiate(await response.arrayBuffer(), { env });
-  return instance.exports as unknown as EngineExports;
+  const exports = instance.exports as unknown as EngineExports;
+  memory = exports.memory;
+  return exports;
 })();
-
-const encoder = new TextEncoder();
-const decoder = new TextDecoder();
 
 function call(engine: EngineExports, req: unknown): unknown {
   const bytes = encoder.encode(JSON.stringify(req));

@@ -71,10 +71,11 @@
 //! ```
 
 use std::ops::ControlFlow;
+use std::time::Duration;
 
 use crate::budget::{Budget, Limits, Outcome, StopReason};
 use crate::problem::{ColorId, ItemKind, OptionId, Problem};
-use crate::solver::{Count, Solution, Stats};
+use crate::solver::{Count, Progress, Solution, Stats};
 
 /// One level of the search.
 #[derive(Clone, Copy, Debug)]
@@ -109,6 +110,29 @@ pub(crate) enum Visit {
     Continue(Option<u128>),
     /// Stop the search.
     Stop,
+}
+
+type ProgressFn<'p> = Box<dyn FnMut(&Progress) + Send + 'p>;
+
+/// Knuth's estimate of the fraction of the tree explored, from the branch
+/// (k of d) taken at each level; the branch that chooses none comes last.
+fn fraction(stack: &[Frame]) -> f64 {
+    let mut done = 0.0;
+    let mut width = 1.0;
+    for frame in stack {
+        let d = frame.len + usize::from(frame.none_allowed);
+        if d == 0 {
+            break;
+        }
+        let k = if frame.none_done {
+            frame.len
+        } else {
+            frame.next.saturating_sub(1)
+        };
+        width /= d as f64;
+        done += k as f64 * width;
+    }
+    done.clamp(0.0, 1.0)
 }
 
 /// The search state shared by [`MultiSolver`] and [`CostSolver`].
@@ -155,6 +179,8 @@ pub(crate) struct Search<'p, L> {
     budget: Budget,
     /// The levels of a search that stopped and may resume.
     stack: Vec<Frame>,
+    /// Called with a progress report when the budget's interval is due.
+    progress: Option<ProgressFn<'p>>,
     /// Whether a resumed search enters a node first (it stopped before
     /// entering one) rather than advancing the top level.
     enter: bool,
@@ -257,6 +283,7 @@ impl<'p, L> Search<'p, L> {
             limits: Limits::default(),
             budget: Budget::default(),
             stack: Vec::new(),
+            progress: None,
             enter: true,
             stats: Stats::default(),
         }
@@ -265,6 +292,11 @@ impl<'p, L> Search<'p, L> {
     pub(crate) fn set_limits(&mut self, limits: Limits) {
         self.budget.set_limits(&limits);
         self.limits = limits;
+    }
+
+    pub(crate) fn set_progress(&mut self, interval: Duration, f: ProgressFn<'p>) {
+        self.budget.set_progress(interval);
+        self.progress = Some(f);
     }
 
     pub(crate) fn set_bound(&mut self, on: bool) {
@@ -481,12 +513,26 @@ impl<'p, L> Search<'p, L> {
         Ok(best)
     }
 
-    fn over_budget(&mut self) -> Option<StopReason> {
+    fn over_budget(&mut self, stack: &[Frame]) -> Option<StopReason> {
         if self.budget.out_of_nodes(self.stats.nodes) {
             return Some(StopReason::NodeLimit);
         }
         if Budget::is_due(self.stats.nodes) {
-            return self.budget.poll(self.stats.nodes).err();
+            match self.budget.poll(self.stats.nodes) {
+                Err(reason) => return Some(reason),
+                Ok(Some(elapsed)) => {
+                    if let Some(report) = self.progress.as_mut() {
+                        report(&Progress {
+                            nodes: self.stats.nodes,
+                            solutions: self.stats.solutions,
+                            fraction: fraction(stack),
+                            depth: stack.len() as u32,
+                            elapsed,
+                        });
+                    }
+                }
+                Ok(None) => {}
+            }
         }
         None
     }
@@ -523,7 +569,7 @@ impl<'p, L> Search<'p, L> {
         loop {
             if enter {
                 enter = false;
-                if let Some(reason) = self.over_budget() {
+                if let Some(reason) = self.over_budget(stack) {
                     self.enter = true;
                     return Outcome::Stopped(reason);
                 }
@@ -670,6 +716,13 @@ impl<'p, L> MultiSolver<'p, L> {
         self
     }
 
+    /// Calls `f` about every `interval` while a search runs (checked every
+    /// few thousand nodes), as [`Solver::on_progress`](crate::Solver::on_progress) does.
+    pub fn on_progress(mut self, interval: Duration, f: impl FnMut(&Progress) + Send + 'p) -> Self {
+        self.search.set_progress(interval, Box::new(f));
+        self
+    }
+
     /// Work done so far.
     pub fn stats(&self) -> &Stats {
         &self.search.stats
@@ -763,6 +816,14 @@ impl<'p, L> CostSolver<'p, L> {
         self
     }
 
+    /// Calls `f` about every `interval` while a search runs (checked every
+    /// few thousand nodes); `solutions` counts every solution reached,
+    /// cheaper or not than the best so far.
+    pub fn on_progress(mut self, interval: Duration, f: impl FnMut(&Progress) + Send + 'p) -> Self {
+        self.search.set_progress(interval, Box::new(f));
+        self
+    }
+
     /// Turns the lower bound off (nodes are cut only when the cost so far
     /// reaches the best known): for measuring what the bound saves.
     ///
@@ -787,6 +848,27 @@ impl<'p, L> CostSolver<'p, L> {
     /// solution each (the first found of that cost). When the outcome is not
     /// complete the list holds the best found before the budget ran out.
     pub fn best(&mut self, k: usize) -> (Vec<CostedSolution>, Outcome) {
+        self.best_with(k, |_| {})
+    }
+
+    /// As [`CostSolver::best`], calling `improved` with the list, cheapest
+    /// first, each time a solution enters it: what a search that is stopped
+    /// from outside (a worker ended, a process killed) has found by then.
+    ///
+    /// ```
+    /// let p = exactly::format::parse_dlx("a\na |5\na |2\na |7\n")?;
+    /// let mut seen = Vec::new();
+    /// let (best, _) = exactly::multi::CostSolver::new(&p)
+    ///     .best_with(2, |list| seen.push(list.iter().map(|b| b.cost).collect::<Vec<_>>()));
+    /// assert_eq!(best.iter().map(|b| b.cost).collect::<Vec<_>>(), [2, 5]);
+    /// assert_eq!(seen.last(), Some(&vec![2, 5]));
+    /// # Ok::<(), exactly::format::ParseError>(())
+    /// ```
+    pub fn best_with(
+        &mut self,
+        k: usize,
+        mut improved: impl FnMut(&[CostedSolution]),
+    ) -> (Vec<CostedSolution>, Outcome) {
         let mut best: Vec<CostedSolution> = Vec::new();
         if k == 0 {
             return (best, Outcome::Complete);
@@ -802,6 +884,9 @@ impl<'p, L> CostSolver<'p, L> {
                     },
                 );
                 best.truncate(k);
+                if at < k {
+                    improved(&best);
+                }
             }
             let threshold = (best.len() == k).then(|| best[k - 1].cost);
             Visit::Continue(threshold)

@@ -416,3 +416,78 @@ fn solver_counts_multiplicities_like_multisolver() {
         verify(&p, s.options()).unwrap();
     }
 }
+
+/// Progress reports while a multiplicity count and a cost search run: the
+/// node counts grow, the estimate stays in `[0, 1]` and grows overall.
+#[test]
+fn progress_is_reported_during_multi_and_cost_searches() {
+    use std::sync::{Arc, Mutex};
+    use std::time::Duration;
+    let board = queens_dominate(8, 5);
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let sink = Arc::clone(&seen);
+    let count = MultiSolver::new(&board)
+        .on_progress(Duration::ZERO, move |p| {
+            sink.lock()
+                .unwrap()
+                .push((p.nodes, p.fraction, p.solutions))
+        })
+        .count();
+    assert_eq!(count.solutions, 4860);
+    let seen = seen.lock().unwrap().clone();
+    assert!(seen.len() >= 2, "{} reports", seen.len());
+    assert!(seen.windows(2).all(|w| w[0].0 < w[1].0 && w[0].2 <= w[1].2));
+    assert!(seen.iter().all(|&(_, f, _)| (0.0..=1.0).contains(&f)));
+    assert!(seen[seen.len() - 1].1 > seen[0].1, "{seen:?}");
+
+    // Costs: each square's cost, so the cheapest cover is not the first.
+    let mut b = ProblemBuilder::new();
+    let q = b.primary_with_bounds("q", 5, 5).unwrap();
+    let squares: Vec<_> = (0..64)
+        .map(|k| b.primary_with_bounds(&format!("s{k}"), 1, 5).unwrap())
+        .collect();
+    for r in 0..8usize {
+        for c in 0..8usize {
+            let mut entries = vec![(q, ColorId::NONE)];
+            for (k, &s) in squares.iter().enumerate() {
+                let (dr, dc) = (r.abs_diff(k / 8), c.abs_diff(k % 8));
+                if dr == 0 || dc == 0 || dr == dc {
+                    entries.push((s, ColorId::NONE));
+                }
+            }
+            let cost = ((37 * r + 91 * c + 13 * r * c) % 100) as u64;
+            b.add_option_with_cost((r, c), cost, entries).unwrap();
+        }
+    }
+    let costed = b.build().unwrap();
+    let reports = Arc::new(Mutex::new(0usize));
+    let sink = Arc::clone(&reports);
+    let mut lists: Vec<Vec<u128>> = Vec::new();
+    let mut solver = CostSolver::new(&costed).on_progress(Duration::ZERO, move |p| {
+        assert!((0.0..=1.0).contains(&p.fraction));
+        *sink.lock().unwrap() += 1;
+    });
+    let (best, outcome) =
+        solver.best_with(3, |list| lists.push(list.iter().map(|b| b.cost).collect()));
+    assert!(outcome.is_complete());
+    let nodes = solver.stats().nodes;
+    let reports = *reports.lock().unwrap();
+    assert!(reports >= 2, "{reports} reports in {nodes} nodes");
+    // Every improvement was reported, the last one being the answer, and
+    // each list is sorted and at most 3 long.
+    let costs: Vec<u128> = best.iter().map(|b| b.cost).collect();
+    assert_eq!(lists.last(), Some(&costs));
+    assert!(lists.len() >= 2, "{lists:?}");
+    assert!(lists
+        .iter()
+        .all(|l| l.len() <= 3 && l.windows(2).all(|w| w[0] < w[1])));
+    assert_eq!(
+        costs,
+        CostSolver::new(&costed)
+            .best(3)
+            .0
+            .iter()
+            .map(|b| b.cost)
+            .collect::<Vec<_>>()
+    );
+}
