@@ -14,6 +14,43 @@ use crate::problem::{ItemKind, OptionId, Problem};
 /// Option nodes follow, each option preceded by a spacer whose `itm` is
 /// `-(k + 1)` for option `k`; a spacer's `up` is the first node of the option
 /// before it and its `down` the last node of the option after it.
+/// The bits per secondary item and the words of a signature, for `n1`
+/// primary items among `n` and colors `1..=max_color`.
+pub(super) fn sig_layout(n1: u32, n: u32, max_color: u32) -> (u32, usize) {
+    // Codes 0 (absent), 1 (open), 1 + c (purified to c, 1 ≤ c ≤
+    // max_color): max_color + 2 codes, the largest max_color + 1.
+    let codes = u64::from(max_color) + 2;
+    let sec_bits = 64 - (codes - 1).leading_zeros().min(63);
+    let bits = u64::from(n1) + u64::from(n - n1) * u64::from(sec_bits);
+    (sec_bits, bits.div_ceil(64).max(1) as usize)
+}
+
+/// What the search of [`Run`] needs of a state: its signature, the item to
+/// branch on and its options in order, taking an option and going back.
+/// Cursors name an option of the current level; `best` the item chosen.
+pub(super) trait Engine {
+    /// Words in a signature.
+    fn sig_words(&self) -> usize;
+    /// True when no primary item is left to cover.
+    fn solved(&self) -> bool;
+    fn signature(&self, sig: &mut Vec<u64>);
+    /// Chooses the primary item with the fewest active options (the first
+    /// in item order among ties) and opens a level on it: the item and a
+    /// cursor on its first option.
+    fn open(&mut self) -> (u32, u32);
+    /// Closes the level opened on `best`.
+    fn close(&mut self, best: u32);
+    /// True when `cur` is past the last option of the level on `best`.
+    fn is_end(&self, best: u32, cur: u32) -> bool;
+    /// Takes the option of `cur`.
+    fn commit(&mut self, cur: u32);
+    /// Undoes [`Engine::commit`] of `cur`.
+    fn uncommit(&mut self, cur: u32);
+    /// The cursor after `cur` on its level.
+    fn next(&self, cur: u32) -> u32;
+    fn option_of(&self, cur: u32) -> OptionId;
+}
+
 pub(super) struct Dance {
     /// Every node's links, item and color together, as in Knuth's programs
     /// (one cache line touched per node a hide or unhide visits).
@@ -98,12 +135,7 @@ impl Dance {
             .collect();
         link(&primaries, &mut prev, &mut next);
         link(&secondaries, &mut prev, &mut next);
-        // Codes 0 (absent), 1 (open), 1 + c (purified to c, 1 ≤ c ≤
-        // max_color): max_color + 2 codes, the largest max_color + 1.
-        let codes = u64::from(max_color) + 2;
-        let sec_bits = 64 - (codes - 1).leading_zeros().min(63);
-        let bits = u64::from(n1) + u64::from(n - n1) * u64::from(sec_bits);
-        let sig_words = bits.div_ceil(64).max(1) as usize;
+        let (sec_bits, sig_words) = sig_layout(n1, n, max_color);
         let nd = (0..total)
             .map(|x| Node {
                 up: up[x],
@@ -138,7 +170,7 @@ impl Dance {
     }
 
     /// Removes the option of `rr` from every list but its own item's.
-    fn hide(&mut self, rr: u32, updates: &mut u64) {
+    fn hide(&mut self, rr: u32) {
         let mut nn = rr + 1;
         while nn != rr {
             let cc = self.nd[nn as usize].itm;
@@ -151,7 +183,6 @@ impl Dance {
                 self.nd[u as usize].down = d;
                 self.nd[d as usize].up = u;
             }
-            *updates += 1;
             let cc = cc as u32;
             self.len[cc as usize] -= 1;
             if self.len[cc as usize] == 0 && cc > self.n1 {
@@ -183,12 +214,11 @@ impl Dance {
         }
     }
 
-    fn cover(&mut self, c: u32, updates: &mut u64) {
+    fn cover(&mut self, c: u32) {
         self.unlink_item(c);
-        *updates += 1;
         let mut rr = self.nd[c as usize].down;
         while rr != c {
-            self.hide(rr, updates);
+            self.hide(rr);
             rr = self.nd[rr as usize].down;
         }
     }
@@ -202,7 +232,7 @@ impl Dance {
         self.relink_item(c);
     }
 
-    fn purify(&mut self, p: u32, updates: &mut u64) {
+    fn purify(&mut self, p: u32) {
         let cc = self.nd[p as usize].itm as u32;
         let x = self.nd[p as usize].color;
         self.purified[cc as usize] = x;
@@ -211,7 +241,7 @@ impl Dance {
         while rr != cc {
             if self.nd[rr as usize].color != x {
                 tt -= 1;
-                self.hide(rr, updates);
+                self.hide(rr);
             } else {
                 self.nd[rr as usize].color = -1;
             }
@@ -248,7 +278,7 @@ impl Dance {
     }
 
     /// Covers or purifies the items of `x`'s option other than `x`'s own.
-    fn commit_others(&mut self, x: u32, updates: &mut u64) {
+    fn commit_others(&mut self, x: u32) {
         let mut pp = x + 1;
         while pp != x {
             let cc = self.nd[pp as usize].itm;
@@ -259,8 +289,8 @@ impl Dance {
             let cc = cc as u32;
             if cc <= self.n1 || self.len[cc as usize] != 0 {
                 match self.nd[pp as usize].color {
-                    0 => self.cover(cc, updates),
-                    c if c > 0 => self.purify(pp, updates),
+                    0 => self.cover(cc),
+                    c if c > 0 => self.purify(pp),
                     _ => {}
                 }
             }
@@ -316,7 +346,7 @@ impl Dance {
         best
     }
 
-    fn signature(&self, sig: &mut Vec<u64>) {
+    fn sig(&self, sig: &mut Vec<u64>) {
         sig.clear();
         sig.resize(self.sig_words, 0);
         let mut k = self.next[0];
@@ -342,6 +372,50 @@ impl Dance {
             }
             k = self.next[k as usize];
         }
+    }
+}
+
+impl Engine for Dance {
+    fn sig_words(&self) -> usize {
+        self.sig_words
+    }
+
+    fn solved(&self) -> bool {
+        self.next[0] == 0
+    }
+
+    fn signature(&self, sig: &mut Vec<u64>) {
+        self.sig(sig);
+    }
+
+    fn open(&mut self) -> (u32, u32) {
+        let best = self.choose();
+        self.cover(best);
+        (best, self.nd[best as usize].down)
+    }
+
+    fn close(&mut self, best: u32) {
+        self.uncover(best);
+    }
+
+    fn is_end(&self, best: u32, cur: u32) -> bool {
+        cur == best
+    }
+
+    fn commit(&mut self, cur: u32) {
+        self.commit_others(cur);
+    }
+
+    fn uncommit(&mut self, cur: u32) {
+        self.uncommit_others(cur);
+    }
+
+    fn next(&self, cur: u32) -> u32 {
+        self.nd[cur as usize].down
+    }
+
+    fn option_of(&self, cur: u32) -> OptionId {
+        Dance::option_of(self, cur)
     }
 }
 
@@ -404,10 +478,11 @@ impl Memo {
         let h = Memo::hash(sig);
         let w = self.words;
         let keys = &self.keys;
-        if let Some(&e) = self
-            .table
-            .find(h, |&e| &keys[e as usize * w..(e as usize + 1) * w] == sig)
-        {
+        if let Some(&e) = self.table.find(h, |&e| {
+            // Word by word: shorter than a call to `memcmp`.
+            let key = &keys[e as usize * w..(e as usize + 1) * w];
+            key.iter().zip(sig).all(|(a, b)| a == b)
+        }) {
             return Ok(self.zdd[e as usize]);
         }
         let e = self.zdd.len() as u32;
@@ -420,19 +495,18 @@ impl Memo {
     }
 }
 
-pub(super) struct Run<'d> {
-    dance: &'d mut Dance,
+pub(super) struct Run<'d, E> {
+    dance: &'d mut E,
     budget: Budget,
     max_bytes: Option<u64>,
     pub(super) zdd: Vec<ZddNode>,
     memo: Memo,
     pub(super) stats: ZddStats,
-    updates: u64,
 }
 
-impl<'d> Run<'d> {
-    pub(super) fn new(dance: &'d mut Dance, limits: &Limits, max_bytes: Option<u64>) -> Self {
-        let words = dance.sig_words;
+impl<'d, E: Engine> Run<'d, E> {
+    pub(super) fn new(dance: &'d mut E, limits: &Limits, max_bytes: Option<u64>) -> Self {
+        let words = dance.sig_words();
         let mut budget = Budget::new(limits);
         budget.start();
         Run {
@@ -442,14 +516,13 @@ impl<'d> Run<'d> {
             zdd: Vec::new(),
             memo: Memo::new(words),
             stats: ZddStats::default(),
-            updates: 0,
         }
     }
 
     fn bytes(&self) -> u64 {
         // A key, its hash, its diagram, and a table slot with its control
         // byte at a load of at most 7/8.
-        let per_memo = (self.dance.sig_words * 8 + 8 + 4 + 5) as u64;
+        let per_memo = (self.dance.sig_words() * 8 + 8 + 4 + 5) as u64;
         self.memo.len() as u64 * per_memo + self.zdd.len() as u64 * 12
     }
 
@@ -495,7 +568,7 @@ impl<'d> Run<'d> {
     /// stack; `znode` is the diagram of the options tried so far on the
     /// current level, `zsol` that of the level just finished.
     pub(super) fn search(&mut self) -> Result<u32, ZddError> {
-        if self.dance.next[0] == 0 {
+        if self.dance.solved() {
             // No primary item: the empty solution alone.
             self.stats.nodes = 1;
             return Ok(TOP);
@@ -526,9 +599,7 @@ impl<'d> Run<'d> {
                         Err(entry) => {
                             self.stats.memos += 1;
                             znode = BOTTOM;
-                            best = self.dance.choose();
-                            self.dance.cover(best, &mut self.updates);
-                            cur = self.dance.nd[best as usize].down;
+                            (best, cur) = self.dance.open();
                             levels.push(Level {
                                 best,
                                 cur,
@@ -540,11 +611,11 @@ impl<'d> Run<'d> {
                     }
                 }
                 Step::Advance => {
-                    if cur == best {
+                    if self.dance.is_end(best, cur) {
                         Step::Backup
                     } else {
-                        self.dance.commit_others(cur, &mut self.updates);
-                        if self.dance.next[0] == 0 {
+                        self.dance.commit(cur);
+                        if self.dance.solved() {
                             // A solution: a node of its own, as in DLX6.
                             self.stats.nodes += 1;
                             zsol = TOP;
@@ -558,7 +629,7 @@ impl<'d> Run<'d> {
                     }
                 }
                 Step::Backup => {
-                    self.dance.uncover(best);
+                    self.dance.close(best);
                     let level = levels.pop().expect("a level is open");
                     self.memo.zdd[level.memo as usize] = znode;
                     Step::Backdown
@@ -574,11 +645,11 @@ impl<'d> Run<'d> {
                     }
                 },
                 Step::Recover => {
-                    self.dance.uncommit_others(cur);
+                    self.dance.uncommit(cur);
                     if zsol != BOTTOM {
                         znode = self.make(self.dance.option_of(cur), znode, zsol)?;
                     }
-                    cur = self.dance.nd[cur as usize].down;
+                    cur = self.dance.next(cur);
                     Step::Advance
                 }
             };

@@ -66,9 +66,10 @@ use num_bigint::BigUint;
 use crate::budget::{Limits, StopReason};
 use crate::problem::{OptionId, Problem};
 
+mod bits;
 mod build;
 mod multi;
-use build::{Dance, Run};
+use build::{Dance, Engine, Run};
 
 /// ⊥: the empty family.
 pub const BOTTOM: u32 = 0;
@@ -175,11 +176,12 @@ impl<'a, L> ZddBuilder<'a, L> {
                 counts: OnceLock::new(),
             });
         }
-        let mut dance = Dance::new(p);
-        let mut run = Run::new(&mut dance, &self.limits, self.max_bytes);
-        let root = run.search()?;
-        let stats = run.stats;
-        let nodes = std::mem::take(&mut run.zdd);
+        // Bitsets of options where there are few, dancing links otherwise:
+        // the same search and the same diagram.
+        let (root, nodes, stats) = match bits::Bits::new(p) {
+            Some(mut bits) => self.run(&mut bits)?,
+            None => self.run(&mut Dance::new(p))?,
+        };
         Ok(Zdd {
             nodes,
             root,
@@ -187,6 +189,15 @@ impl<'a, L> ZddBuilder<'a, L> {
             stats,
             counts: OnceLock::new(),
         })
+    }
+}
+
+impl<L> ZddBuilder<'_, L> {
+    /// The search on `engine`: the root, the nodes and the statistics.
+    fn run<E: Engine>(&self, engine: &mut E) -> Result<(u32, Vec<ZddNode>, ZddStats), ZddError> {
+        let mut run = Run::new(engine, &self.limits, self.max_bytes);
+        let root = run.search()?;
+        Ok((root, std::mem::take(&mut run.zdd), run.stats))
     }
 }
 
