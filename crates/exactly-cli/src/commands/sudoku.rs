@@ -214,7 +214,9 @@ fn one_line(style: Style, grid: &sudoku::Grid) -> String {
         layout: Layout::Line,
         ..style
     };
-    style.format(grid).trim_end().to_string()
+    let mut line = style.format(grid);
+    line.truncate(line.trim_end().len());
+    line
 }
 
 /// A solution as a grid of lines, in the record's symbols.

@@ -1,7 +1,7 @@
 //! Blocks of lines: grids, decorated or not (`.ss`, bordered prints,
 //! `.sdk` sections), and lines that are puzzles on their own.
 
-use super::cells::{is_cell, line_tokens, read_cells, row_tokens, Token};
+use super::cells::{is_cell, line_tokens, quick_line, read_cells, row_tokens, Token};
 use super::csv::{csv_header, Columns};
 use super::{before_comment, InputFormat, Layout, Puzzle, Reader, Record, Shape, SudokuError};
 
@@ -106,6 +106,11 @@ impl Reader {
 
     /// One line read as a puzzle on its own.
     pub(super) fn read_line(&self, no: usize, line: &str) -> Record {
+        if !is_rule(line) {
+            if let Some(puzzle) = quick_line(line, self, &self.rules) {
+                return Record::new(no, puzzle, InputFormat::Line);
+            }
+        }
         Record::new(
             no,
             line_tokens(no, line)

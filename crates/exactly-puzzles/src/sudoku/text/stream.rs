@@ -17,7 +17,7 @@ use std::collections::VecDeque;
 use std::io::{self, BufRead};
 
 use super::block::{is_decoration, is_leading_header, is_puzzle_header, is_rule, section, Section};
-use super::cells::{row_tokens, MAX_CELLS};
+use super::cells::{quick_line, row_tokens, MAX_CELLS};
 use super::csv::{csv_header, Columns};
 use super::jigsaw::read_jigsaw;
 use super::{before_comment, is_count, InputFormat, Reader, Record, Shape, SudokuError};
@@ -473,11 +473,18 @@ impl Auto {
         }
         // A line of more cells than a grid row has is a record on its own:
         // it ends the block before it.
-        if !is_decoration(line) && !is_rule(line) && row_tokens(no, line).len() > Shape::MAX_SIZE {
-            self.flush(reader, ready);
-            let record = reader.read_line(no, line);
-            self.emit(reader, ready, record);
-            return;
+        if !is_decoration(line) && !is_rule(line) {
+            // A line of 81 cells side by side, the usual record, read at once.
+            let quick = quick_line(line, reader, &reader.rules);
+            if quick.is_some() || row_tokens(no, line).len() > Shape::MAX_SIZE {
+                self.flush(reader, ready);
+                let record = match quick {
+                    Some(puzzle) => Record::new(no, puzzle, InputFormat::Line),
+                    None => reader.read_line(no, line),
+                };
+                self.emit(reader, ready, record);
+                return;
+            }
         }
         if self.long {
             let record = reader.read_line(no, line);
