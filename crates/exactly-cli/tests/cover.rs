@@ -44,6 +44,36 @@ fn count_and_solve_with_multiplicities() {
 }
 
 #[test]
+fn count_multiplicities_on_threads() {
+    // Split into smaller problems, counted on threads: the one-thread
+    // counts, whatever the number of threads.
+    let (code, out, err) = run(
+        &["count", "--threads", "3", "testdata/queens-dominate-8.dlx"],
+        b"",
+    );
+    assert_eq!((code, out.as_str()), (Some(0), "4860\n"), "{err}");
+    for threads in ["1", "2", "4"] {
+        let (code, out, err) = run(&["count", "--threads", threads, "-"], MULTI);
+        assert_eq!((code, out.as_str()), (Some(0), "6\n"), "{threads}: {err}");
+    }
+    let (code, out, err) = run(
+        &["count", "--threads", "2", "--stats-format", "json", "-"],
+        MULTI,
+    );
+    assert_eq!((code, out.as_str()), (Some(0), "6\n"), "{err}");
+    assert!(err.contains("\"engine\":\"multiplicities\""), "{err}");
+    assert!(err.contains("\"threads\":2,\"subproblems\":"), "{err}");
+    // A budget needs the one search: refusals and limits stay as they are.
+    let (code, out, _) = run(&["count", "--threads", "2", "--limit", "2", "-"], MULTI);
+    assert_eq!((code, out.as_str()), (Some(3), "2\n"));
+    let (code, _, err) = run(
+        &["count", "--threads", "2", "--checkpoint", "x", "-"],
+        MULTI,
+    );
+    assert_eq!(code, Some(2), "{err}");
+}
+
+#[test]
 fn min_cost_and_best() {
     let (code, out, _) = run(&["solve", "--min-cost", "--format", "json", "-"], MULTI);
     assert_eq!(code, Some(0));

@@ -8,7 +8,10 @@
 //! [`Solver::restrict`]. Counts never depend on the number of threads:
 //! every solution lies in exactly one subproblem or above the cut.
 
+mod multi;
 mod pool;
+
+pub use multi::count_multi;
 
 pub use pool::{read_ahead, watched, Control, Failed, Item, Pool, Run, NODE_SLACK};
 
@@ -646,7 +649,8 @@ impl From<Failed<PrefixError>> for BadPrefix {
 
 /// Counts all solutions on `threads` threads (at most [`MAX_THREADS`]):
 /// splits the tree into at least 64 subproblems per thread and counts them
-/// with [`count_split`].
+/// with [`count_split`]. A problem with multiplicities, whose search has
+/// no prefixes, is split into smaller problems instead ([`count_multi`]).
 ///
 /// ```
 /// # let n = 11; // Langford pairs 1..11 (35,584 solutions), built as `exactly gen langford 11`
@@ -660,6 +664,9 @@ impl From<Failed<PrefixError>> for BadPrefix {
 /// ```
 pub fn count<L: Sync>(problem: &Problem<L>, threads: usize) -> ParallelCount {
     let threads = threads.clamp(1, MAX_THREADS);
+    if problem.has_multiplicities() {
+        return count_multi(problem, threads, &Limits::default(), &|_| {}, &|_, _, _| {});
+    }
     let split = split(problem, Engine::Auto, 64 * threads, 64);
     let counted = count_split(
         problem,

@@ -258,6 +258,33 @@ proptest! {
     }
 
     #[test]
+    fn parallel_count_splits_multiplicities(m in multi_problem(), threads in 1usize..=4) {
+        // Split into smaller problems (the first option of an item used,
+        // or none of them), counted on threads: the naive count, and the
+        // one-thread count, on 1 to 4 threads.
+        let problem = m.to_problem();
+        let expected = m.all_solutions().len() as u128;
+        let split = std::cell::Cell::new(0);
+        let done = std::sync::atomic::AtomicU64::new(0);
+        let counted = exactly::parallel::count_multi(
+            &problem,
+            threads,
+            &Limits::default(),
+            &|n| split.set(n),
+            &|_, s, _| {
+                done.fetch_add(s as u64, std::sync::atomic::Ordering::Relaxed);
+            },
+        );
+        prop_assert!(counted.outcome.is_complete());
+        prop_assert_eq!(counted.solutions, expected);
+        prop_assert_eq!(counted.solutions, Solver::new(&problem).count().solutions);
+        prop_assert_eq!(counted.done.len(), split.get());
+        prop_assert!(counted.done.iter().all(Option::is_some));
+        let below: u128 = counted.done.iter().flatten().sum();
+        prop_assert_eq!(u128::from(done.into_inner()), below);
+    }
+
+    #[test]
     fn exact_bounds_agree_with_solver(m in multi_problem()) {
         // All bounds 1:1: the plain exact-cover engine is the reference.
         let mut m = m;
@@ -344,6 +371,9 @@ fn five_queens_dominate_the_chessboard() {
     let count = MultiSolver::new(&board).count();
     assert_eq!(count.outcome, Outcome::Complete);
     assert_eq!(count.solutions, 4860);
+    let parallel = exactly::parallel::count(&board, 3);
+    assert_eq!(parallel.outcome, Outcome::Complete);
+    assert_eq!(parallel.solutions, 4860);
 }
 
 #[test]

@@ -15,8 +15,9 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
     if args.zdd {
         return super::zdd::count(args, &input);
     }
-    // `Solver` searches a problem with multiplicities by Algorithm M, on
-    // one thread from the root: what that search would ignore is refused.
+    // `Solver` searches a problem with multiplicities by Algorithm M, whose
+    // search has no prefixes: what that search would ignore is refused, and
+    // threads count smaller problems split from it instead.
     let multi = input.problem.has_multiplicities();
     if multi {
         search::check_multi_args(&args.search)?;
@@ -37,13 +38,13 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
             "--mpi needs exactly built with the `mpi` feature (cargo build --features mpi)"
         );
     }
-    let threads = match multi {
-        true => 1,
-        false => super::scale::threads(
-            args.threads
-                .map(|n| usize::try_from(n).unwrap_or(usize::MAX)),
-        ),
-    };
+    let threads = super::scale::threads(
+        args.threads
+            .map(|n| usize::try_from(n).unwrap_or(usize::MAX)),
+    );
+    if multi && super::scale::splittable(&args.search) && threads > 1 {
+        return super::scale::count_multi_threads(args, &input.problem, threads);
+    }
     if let (Some(plan), Some(shard)) = (&args.plan, args.shard) {
         return super::scale::count_shard(args, &input.problem, plan, shard, threads);
     }

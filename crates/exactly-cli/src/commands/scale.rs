@@ -271,6 +271,57 @@ pub fn count_threads(
     Ok(Status::of_search(stopped, total))
 }
 
+/// `count` on threads for a problem with multiplicities: split into
+/// smaller problems ([`parallel::count_multi`]), each counted on one
+/// thread.
+pub fn count_multi_threads(
+    args: &CountArgs,
+    problem: &Problem<String>,
+    threads: usize,
+) -> anyhow::Result<Status> {
+    let started = Instant::now();
+    let bar = subproblem_bar(0);
+    let found = Mutex::new(0u128);
+    let on_split = |n: usize| bar.set_length(n as u64);
+    let on_done = |_: usize, s: u128, _: u64| {
+        let mut total = found.lock().unwrap_or_else(|e| e.into_inner());
+        *total += s;
+        bar.set_message(format!("{total} solutions"));
+        bar.inc(1);
+    };
+    let limits = shared_limits(args.search.timeout);
+    let counted = parallel::count_multi(problem, threads, &limits, &on_split, &on_done);
+    bar.finish_and_clear();
+    let n = counted.done.len();
+    let mut stats = exactly::Stats::default();
+    stats.nodes = counted.nodes;
+    stats.solutions = counted.solutions;
+    stats.max_depth = counted.max_depth;
+    stats.updates = counted.updates;
+    stats.elapsed = started.elapsed();
+    let stopped = search::finish_named(
+        &ProgressBar::hidden(),
+        counted.outcome,
+        &stats,
+        &args.search,
+        &[],
+        "multiplicities",
+    );
+    if args.search.stats || args.search.stats_format == StatsFormat::Json {
+        let used = threads.min(n).max(1);
+        report::line(&match args.search.stats_format {
+            StatsFormat::Text => format!("threads: {used}, subproblems: {n}"),
+            StatsFormat::Json => format!("{{\"threads\":{used},\"subproblems\":{n}}}"),
+        });
+    }
+    output::print_count(
+        args.format,
+        &counted.solutions,
+        counted.outcome.is_complete(),
+    )?;
+    Ok(Status::of_search(stopped, counted.solutions))
+}
+
 /// Refuses problems the exact-cover search would misread.
 fn exact_cover_only(input: &Input, command: &str) -> anyhow::Result<()> {
     if input.problem.has_multiplicities() {
