@@ -79,8 +79,9 @@ fn min_cost_and_best() {
     assert_eq!(code, Some(0));
     assert_eq!(
         out,
-        // Options in the order chosen: the costlier item `c` is branched on first.
-        "{\"cost\":5,\"options\":[\"a c |4\",\"a |1\"],\"indices\":[2,1]}\n"
+        // Options in the order the search chose them: it branches on `a`
+        // first, its options cheapest first.
+        "{\"cost\":5,\"options\":[\"a |1\",\"a c |4\"],\"indices\":[1,2]}\n"
     );
     let (code, out, _) = run(&["solve", "--best", "3", "-"], MULTI);
     assert_eq!(code, Some(0));

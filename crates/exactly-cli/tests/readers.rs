@@ -218,7 +218,7 @@ fn control_characters_in_names_are_escaped_in_messages() {
         "{verdicts}{stderr}"
     );
     assert!(
-        verdicts.contains("matches 'b\\u{1b} a\\u{1b}'") && verdicts.contains("esc\\u{1b}.txt"),
+        verdicts.contains("found 'b\\u{1b}'") && verdicts.contains("esc\\u{1b}.txt:1:1"),
         "{verdicts}"
     );
     // The trace names items and options on stderr.

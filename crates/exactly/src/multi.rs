@@ -105,6 +105,11 @@ struct Frame {
     len: usize,
     /// Index of the next candidate to try.
     next: usize,
+    /// Without linked lists (a search not by cost): the position in the
+    /// item's list where the next candidate is looked for. The options
+    /// before it were tried (so excluded) or were not available when the
+    /// level passed them, and stay so while the level lasts.
+    pos: usize,
     /// The option chosen in the branch being explored, if any.
     current: Option<u32>,
     /// Whether the branch that chooses none of the candidates comes last.
@@ -187,6 +192,12 @@ pub(crate) struct Search<'p, L> {
     /// available option is found in one step.
     link_next: Vec<usize>,
     link_prev: Vec<usize>,
+    /// Whether the linked lists are kept: only a search by cost reads them
+    /// (its bound and its exclusions walk each item's available options
+    /// cheapest first). A search without costs keeps the counts alone and
+    /// scans each item's list where it needs the available options, so an
+    /// exclusion touches one counter per primary item, not four links.
+    lists: bool,
     /// The primary items not yet at their upper bound, `live[..live_len]`
     /// (in no particular order), and each item's place there.
     live: Vec<u32>,
@@ -360,6 +371,7 @@ impl<'p, L> Search<'p, L> {
             option_pos,
             link_next,
             link_prev,
+            lists: by_cost,
             live_len: live.len(),
             live,
             live_at,
@@ -416,12 +428,18 @@ impl<'p, L> Search<'p, L> {
             return;
         }
         self.available[o as usize] = false;
-        for k in self.primary_of(o) {
-            self.available_count[self.option_primary[k] as usize] -= 1;
-            let at = self.option_pos[k] as usize;
-            let (prev, next) = (self.link_prev[at], self.link_next[at]);
-            self.link_next[prev] = next;
-            self.link_prev[next] = prev;
+        if self.lists {
+            for k in self.primary_of(o) {
+                self.available_count[self.option_primary[k] as usize] -= 1;
+                let at = self.option_pos[k] as usize;
+                let (prev, next) = (self.link_prev[at], self.link_next[at]);
+                self.link_next[prev] = next;
+                self.link_prev[next] = prev;
+            }
+        } else {
+            for k in self.primary_of(o) {
+                self.available_count[self.option_primary[k] as usize] -= 1;
+            }
         }
         self.stats.updates += 1;
         self.trail.push(o);
@@ -431,12 +449,18 @@ impl<'p, L> Search<'p, L> {
         while self.trail.len() > mark {
             let Some(o) = self.trail.pop() else { break };
             self.available[o as usize] = true;
-            for k in self.primary_of(o).rev() {
-                self.available_count[self.option_primary[k] as usize] += 1;
-                let at = self.option_pos[k] as usize;
-                let (prev, next) = (self.link_prev[at], self.link_next[at]);
-                self.link_next[prev] = at;
-                self.link_prev[next] = at;
+            if self.lists {
+                for k in self.primary_of(o).rev() {
+                    self.available_count[self.option_primary[k] as usize] += 1;
+                    let at = self.option_pos[k] as usize;
+                    let (prev, next) = (self.link_prev[at], self.link_next[at]);
+                    self.link_next[prev] = at;
+                    self.link_prev[next] = at;
+                }
+            } else {
+                for k in self.primary_of(o) {
+                    self.available_count[self.option_primary[k] as usize] += 1;
+                }
             }
         }
     }
@@ -460,11 +484,20 @@ impl<'p, L> Search<'p, L> {
             if problem.item_kind(e.item) == ItemKind::Primary {
                 self.covered[i] += 1;
                 if self.covered[i] >= self.most[i] {
-                    let head = self.list.len() + i;
-                    let mut k = self.link_next[head];
-                    while k != head && u128::from(self.list_cost[k]) < room {
-                        self.exclude(self.list[k].0);
-                        k = self.link_next[k];
+                    if self.lists {
+                        let head = self.list.len() + i;
+                        let mut k = self.link_next[head];
+                        while k != head && u128::from(self.list_cost[k]) < room {
+                            self.exclude(self.list[k].0);
+                            k = self.link_next[k];
+                        }
+                    } else {
+                        for k in self.options_of(e.item.0) {
+                            if u128::from(self.list_cost[k]) >= room {
+                                break;
+                            }
+                            self.exclude(self.list[k].0);
+                        }
                     }
                     // Leave the live items: swap with the last one.
                     let at = self.live_at[i] as usize;
@@ -531,6 +564,27 @@ impl<'p, L> Search<'p, L> {
         }
         assert_eq!(count, self.available_count);
         assert_eq!(covered, self.covered);
+        if self.lists {
+            // Each primary item's linked list holds its available options
+            // in list order.
+            for i in problem.item_ids() {
+                if problem.item_kind(i) != ItemKind::Primary {
+                    continue;
+                }
+                let head = self.list.len() + i.index();
+                let mut linked = Vec::new();
+                let mut at = self.link_next[head];
+                while at != head {
+                    linked.push(at);
+                    at = self.link_next[at];
+                }
+                let expected: Vec<usize> = self
+                    .options_of(i.0)
+                    .filter(|&k| self.available[self.list[k].0 as usize])
+                    .collect();
+                assert_eq!(linked, expected, "item {i:?}");
+            }
+        }
     }
 
     /// [`choose_item`](Self::choose_item) for a search that cuts at cost
@@ -894,6 +948,7 @@ impl<'p, L> Search<'p, L> {
                             item,
                             len: tries as usize,
                             next: 0,
+                            pos: self.item_start[item as usize],
                             current: None,
                             none_allowed,
                             none_done: false,
@@ -920,7 +975,17 @@ impl<'p, L> Search<'p, L> {
             let mut candidate = None;
             let head = self.list.len() + frame.item as usize;
             if frame.next < frame.len {
-                let at = self.link_next[head];
+                let at = if self.lists {
+                    self.link_next[head]
+                } else {
+                    let end = self.item_start[frame.item as usize + 1];
+                    let mut at = frame.pos;
+                    while at < end && !self.available[self.list[at].0 as usize] {
+                        at += 1;
+                    }
+                    frame.pos = at + 1;
+                    if at < end { at } else { head }
+                };
                 if at != head {
                     // Options come cheapest first in a cost search: once one
                     // reaches the threshold, so do the rest.
@@ -938,10 +1003,16 @@ impl<'p, L> Search<'p, L> {
             } else if frame.none_allowed && !frame.none_done {
                 // Close item `frame.item`: the candidates tried are excluded
                 // by now, and the options a cut skipped are excluded here.
-                let mut at = self.link_next[head];
-                while at != head {
-                    self.exclude(self.list[at].0);
-                    at = self.link_next[at];
+                if self.lists {
+                    let mut at = self.link_next[head];
+                    while at != head {
+                        self.exclude(self.list[at].0);
+                        at = self.link_next[at];
+                    }
+                } else {
+                    for at in self.options_of(frame.item) {
+                        self.exclude(self.list[at].0);
+                    }
                 }
                 debug_assert_eq!(self.available_count[frame.item as usize], 0);
                 frame.none_done = true;

@@ -395,3 +395,26 @@ fn progress_is_reported_during_multi_and_cost_searches() {
             .collect::<Vec<_>>()
     );
 }
+
+#[test]
+fn cheapest_costs_whose_sums_pass_u64() {
+    // One item covered three or four times by options of cost 0, 1, 2 and
+    // u64::MAX: the three cheapest solutions cost 3, 2^64 and 2^64 + 1.
+    // Sums of costs past u64::MAX once lost the third (found 2^64 + 2).
+    let m = common::multi::Multi {
+        bounds: vec![(3, 4)],
+        secondary: 0,
+        options: [0, 1, 2, u64::MAX]
+            .into_iter()
+            .map(|cost| (vec![(0, 0)], cost))
+            .collect(),
+    };
+    let problem = m.to_problem();
+    let big = 1u128 << 64;
+    for bound in [true, false] {
+        let (best, outcome) = CostSolver::new(&problem).bound(bound).best(3);
+        assert!(outcome.is_complete());
+        let got: Vec<u128> = best.iter().map(|b| b.cost).collect();
+        assert_eq!(got, [3, big, big + 1], "bound {bound}");
+    }
+}

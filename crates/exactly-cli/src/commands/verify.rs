@@ -479,7 +479,9 @@ mod tests {
         let line = format!("  {} {long_name}\n", "a ".repeat(5000));
         let v = verdicts("a\na\n", InputFormat::Dlx, &line);
         let (line_no, column, why) = v[0].clone().unwrap_err();
-        assert_eq!((line_no, column), (1, 2 + 2 * 5000 + 1));
+        // Two spaces, 5,000 times "a ", one more space: the unknown item
+        // starts at column 2 + 10,000 + 1 + 1.
+        assert_eq!((line_no, column), (1, 2 + 2 * 5000 + 2));
         assert!(why.starts_with("expected an item of the problem"), "{why}");
         assert!(why.len() < 150, "{why}");
         // Known items that no option holds together: the first item's
