@@ -422,24 +422,44 @@ impl<'p, L> Search<'p, L> {
         self.option_start[o as usize] as usize..self.option_start[o as usize + 1] as usize
     }
 
+    /// Makes option `o` unavailable (if it is not already), on the trail.
     #[inline]
     fn exclude(&mut self, o: u32) {
+        if self.lists {
+            self.exclude_linked(o);
+        } else {
+            self.exclude_flat(o);
+        }
+    }
+
+    /// [`exclude`](Self::exclude) in a search without the linked lists:
+    /// one counter per primary item.
+    #[inline(always)]
+    fn exclude_flat(&mut self, o: u32) {
         if !self.available[o as usize] {
             return;
         }
         self.available[o as usize] = false;
-        if self.lists {
-            for k in self.primary_of(o) {
-                self.available_count[self.option_primary[k] as usize] -= 1;
-                let at = self.option_pos[k] as usize;
-                let (prev, next) = (self.link_prev[at], self.link_next[at]);
-                self.link_next[prev] = next;
-                self.link_prev[next] = prev;
-            }
-        } else {
-            for k in self.primary_of(o) {
-                self.available_count[self.option_primary[k] as usize] -= 1;
-            }
+        for k in self.primary_of(o) {
+            self.available_count[self.option_primary[k] as usize] -= 1;
+        }
+        self.stats.updates += 1;
+        self.trail.push(o);
+    }
+
+    /// [`exclude`](Self::exclude) in a search by cost: the option also
+    /// leaves its primary items' linked lists.
+    fn exclude_linked(&mut self, o: u32) {
+        if !self.available[o as usize] {
+            return;
+        }
+        self.available[o as usize] = false;
+        for k in self.primary_of(o) {
+            self.available_count[self.option_primary[k] as usize] -= 1;
+            let at = self.option_pos[k] as usize;
+            let (prev, next) = (self.link_prev[at], self.link_next[at]);
+            self.link_next[prev] = next;
+            self.link_prev[next] = prev;
         }
         self.stats.updates += 1;
         self.trail.push(o);
@@ -488,7 +508,7 @@ impl<'p, L> Search<'p, L> {
                         let head = self.list.len() + i;
                         let mut k = self.link_next[head];
                         while k != head && u128::from(self.list_cost[k]) < room {
-                            self.exclude(self.list[k].0);
+                            self.exclude_linked(self.list[k].0);
                             k = self.link_next[k];
                         }
                     } else {
@@ -496,7 +516,7 @@ impl<'p, L> Search<'p, L> {
                             if u128::from(self.list_cost[k]) >= room {
                                 break;
                             }
-                            self.exclude(self.list[k].0);
+                            self.exclude_flat(self.list[k].0);
                         }
                     }
                     // Leave the live items: swap with the last one.
@@ -984,7 +1004,11 @@ impl<'p, L> Search<'p, L> {
                         at += 1;
                     }
                     frame.pos = at + 1;
-                    if at < end { at } else { head }
+                    if at < end {
+                        at
+                    } else {
+                        head
+                    }
                 };
                 if at != head {
                     // Options come cheapest first in a cost search: once one
