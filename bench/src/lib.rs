@@ -58,6 +58,22 @@ pub fn golden_counts(dir: &Path) -> Result<HashMap<String, u128>, String> {
     Ok(counts)
 }
 
+/// The number after `--runs` in an argument list: a positive count, or,
+/// when it is missing or not one, the message with `usage` on stderr and
+/// exit status 2.
+pub fn runs_arg(
+    args: &mut impl Iterator<Item = String>,
+    usage: &str,
+) -> Result<usize, std::process::ExitCode> {
+    match args.next().and_then(|n| n.parse().ok()).filter(|&n| n > 0) {
+        Some(n) => Ok(n),
+        None => {
+            eprintln!("--runs needs a positive number\n{usage}");
+            Err(std::process::ExitCode::from(2))
+        }
+    }
+}
+
 /// The directory holding the bundled `.dlx` instances (`testdata/` at the
 /// repository root).
 pub fn testdata_dir() -> PathBuf {

@@ -362,6 +362,20 @@ test("the dance: a problem too large to draw offers the solver", async () => {
   }
 });
 
+// Records every progress report the solve panel shows, as
+// [fraction, status text] pairs in window.progressSeen.
+async function recordProgress(p) {
+  await p.evaluate(() => {
+    const seen = [];
+    window.progressSeen = seen;
+    const status = document.querySelector("#solve-status");
+    new MutationObserver(() => {
+      const bar = document.querySelector("#solve-progress");
+      if (!bar.hidden && bar.hasAttribute("value")) seen.push([bar.value, status.textContent]);
+    }).observe(status, { childList: true, characterData: true, subtree: true });
+  });
+}
+
 test("counting the 6x10 pentominoes: 9356, with progress shown", async () => {
   // 9356 tilings: 2339 up to symmetry, times 4 (de Bruijn; Knuth's
   // "Dancing links"). The debug CLI is too slow to count it here.
@@ -372,16 +386,7 @@ test("counting the 6x10 pentominoes: 9356, with progress shown", async () => {
     const p = s.page;
     await p.click("#nav-solve");
     await setText(p, "#solve-input", read(file));
-    // Record every progress report the page shows.
-    await p.evaluate(() => {
-      const seen = [];
-      window.progressSeen = seen;
-      const status = document.querySelector("#solve-status");
-      new MutationObserver(() => {
-        const bar = document.querySelector("#solve-progress");
-        if (!bar.hidden && bar.hasAttribute("value")) seen.push([bar.value, status.textContent]);
-      }).observe(status, { childList: true, characterData: true, subtree: true });
-    });
+    await recordProgress(p);
     await p.click("#solve-count");
     await p.waitForFunction(() => document.querySelector("#solve-result").textContent !== "", null, { timeout: 120_000 });
     assert.equal(await p.textContent("#solve-result"), `${expected} solutions`);
@@ -553,15 +558,7 @@ test("the cheapest solution: progress with the best cost so far, and Stop keeps 
     const p = s.page;
     await p.click("#nav-solve");
     await setText(p, "#solve-input", costedQueens(n));
-    await p.evaluate(() => {
-      const seen = [];
-      window.progressSeen = seen;
-      const status = document.querySelector("#solve-status");
-      new MutationObserver(() => {
-        const bar = document.querySelector("#solve-progress");
-        if (!bar.hidden && bar.hasAttribute("value")) seen.push([bar.value, status.textContent]);
-      }).observe(status, { childList: true, characterData: true, subtree: true });
-    });
+    await recordProgress(p);
     await p.click("#solve-min-cost");
     assert.equal(await p.textContent("#solve-cancel"), "Stop");
     // Wait for two reports that carry a best cost.

@@ -204,12 +204,9 @@ fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
-            "--runs" => match args.next().and_then(|n| n.parse().ok()).filter(|&n| n > 0) {
-                Some(n) => runs = n,
-                None => {
-                    eprintln!("--runs needs a positive number\n{USAGE}");
-                    return ExitCode::from(2);
-                }
+            "--runs" => match exactly_bench::runs_arg(&mut args, USAGE) {
+                Ok(n) => runs = n,
+                Err(code) => return code,
             },
             "-h" | "--help" => {
                 println!("{USAGE}");

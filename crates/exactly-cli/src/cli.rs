@@ -443,8 +443,9 @@ pub struct SearchArgs {
     pub trace_nodes: bool,
 
     /// Print a progress line on stderr every SECS seconds, terminal or not:
-    /// elapsed time, nodes, solutions, estimated fraction done. Runs one
-    /// plain search (as --trace does), not a split one.
+    /// elapsed time, nodes, solutions, estimated fraction done; with
+    /// solve --min-cost or --best, also the best cost found so far. Runs
+    /// one plain search (as --trace does), not a split one.
     #[arg(long, value_name = "SECS", value_parser = parse_seconds, allow_negative_numbers = true)]
     pub report_every: Option<Duration>,
 

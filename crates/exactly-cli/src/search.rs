@@ -89,13 +89,37 @@ pub fn solver<'p>(
             solver = solver.trace_nodes(true);
         }
     }
-    if let Some(every) = args.report_every {
-        solver = solver.on_progress(every, |p| report::line(&progress_line(p)));
-    } else if !traced(args) && !report::quiet() && std::io::stderr().is_terminal() {
-        let bar = bar.clone();
-        solver = solver.on_progress(PROGRESS_INTERVAL, move |p| show_progress(&bar, p));
+    if let Some((every, report)) = progress_reporter(args, bar, String::new) {
+        solver = solver.on_progress(every, report);
     }
     solver
+}
+
+/// A progress report, called from the search.
+pub type ReportFn = Box<dyn FnMut(&Progress) + Send>;
+
+/// How often and how the search reports progress, if at all: a
+/// `--report-every` line, else (unless traced or quiet) the bar on a
+/// terminal. `note` adds to each report (`, best cost so far 12`).
+pub fn progress_reporter(
+    args: &SearchArgs,
+    bar: &ProgressBar,
+    note: impl Fn() -> String + Send + 'static,
+) -> Option<(Duration, ReportFn)> {
+    if let Some(every) = args.report_every {
+        Some((
+            every,
+            Box::new(move |p| report::line(&format!("{}{}", progress_line(p), note()))),
+        ))
+    } else if !traced(args) && !report::quiet() && std::io::stderr().is_terminal() {
+        let bar = bar.clone();
+        Some((
+            PROGRESS_INTERVAL,
+            Box::new(move |p| show_progress(&bar, p, &note())),
+        ))
+    } else {
+        None
+    }
 }
 
 /// Whether `event` reports a link changed by the step before it.
@@ -166,13 +190,13 @@ pub fn progress_bar() -> ProgressBar {
     bar
 }
 
-fn show_progress(bar: &ProgressBar, p: &Progress) {
+fn show_progress(bar: &ProgressBar, p: &Progress, note: &str) {
     if p.elapsed < BAR_DELAY {
         return;
     }
     let plural = if p.solutions == 1 { "" } else { "s" };
     bar.set_message(format!(
-        "{} nodes, {} solution{plural}",
+        "{} nodes, {} solution{plural}{note}",
         p.nodes, p.solutions
     ));
     if bar.is_hidden() {
@@ -280,13 +304,20 @@ pub fn print_iterations(iterations: impl std::fmt::Display, format: StatsFormat)
 
 /// Rejects the options that only the exact-cover solver has.
 pub fn check_multi_args(args: &SearchArgs) -> anyhow::Result<()> {
-    if traced(args)
-        || args.report_every.is_some()
-        || args.seed.is_some()
-        || args.engine != crate::cli::EngineArg::Auto
-    {
+    if args.report_every.is_some() {
         anyhow::bail!(
-            "--trace, --trace-levels, --trace-nodes, --profile, --report-every, --seed and --engine apply to exact covers only, not to problems with multiplicities, costs or minimum covers"
+            "--report-every applies to exact covers and to solve --min-cost and --best, not to counting multiplicities or minimum covers"
+        );
+    }
+    check_cost_args(args)
+}
+
+/// [`check_multi_args`] for `solve --min-cost` and `--best`, whose search
+/// reports progress (`--report-every`).
+pub fn check_cost_args(args: &SearchArgs) -> anyhow::Result<()> {
+    if traced(args) || args.seed.is_some() || args.engine != crate::cli::EngineArg::Auto {
+        anyhow::bail!(
+            "--trace, --trace-levels, --trace-nodes, --profile, --seed and --engine apply to exact covers only, not to problems with multiplicities, costs or minimum covers"
         );
     }
     Ok(())

@@ -157,3 +157,55 @@ fn bad_multiplicities_name_line_and_column() {
         "{err}"
     );
 }
+
+/// n queens with a cost on each square, `(37i + 91j + 13ij) mod 100`.
+fn costed_queens(n: usize) -> String {
+    let mut s = String::new();
+    for i in 0..n {
+        s += &format!("r{i} c{i} ");
+    }
+    s.push('|');
+    for d in 0..2 * n - 1 {
+        s += &format!(" a{d} b{d}");
+    }
+    s.push('\n');
+    for i in 0..n {
+        for j in 0..n {
+            let cost = (37 * i + 91 * j + 13 * i * j) % 100;
+            s += &format!("r{i} c{j} a{} b{} |{cost}\n", i + j, i + n - 1 - j);
+        }
+    }
+    s
+}
+
+#[test]
+fn min_cost_reports_progress_with_the_best_cost_so_far() {
+    // Tens of thousands of nodes: reports every millisecond come several
+    // times, and after the first solution they name the best cost so far.
+    let problem = costed_queens(16);
+    let (code, out, err) = run(
+        &["solve", "--min-cost", "--report-every", "0.001", "--format", "indices", "-"],
+        problem.as_bytes(),
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert!(!out.is_empty());
+    let reports: Vec<&str> = err.lines().filter(|l| l.starts_with("progress: ")).collect();
+    assert!(reports.len() >= 2, "{err}");
+    let best: Vec<u128> = reports
+        .iter()
+        .filter_map(|l| l.rsplit_once(", best cost so far ")?.1.parse().ok())
+        .collect();
+    assert!(!best.is_empty(), "{err}");
+    // The best so far only falls, and never below the optimum.
+    assert!(best.windows(2).all(|w| w[0] >= w[1]), "{best:?}");
+    let (_, optimum, _) = run(&["solve", "--min-cost", "--format", "json", "-"], problem.as_bytes());
+    let optimum: u128 = optimum
+        .split_once("\"cost\":")
+        .and_then(|(_, rest)| rest.split(',').next()?.parse().ok())
+        .unwrap_or_else(|| panic!("{optimum}"));
+    assert!(best.iter().all(|&b| b >= optimum), "{best:?} {optimum}");
+    // Counting multiplicities and minimum covers still refuse it.
+    let (code, _, err) = run(&["count", "--report-every", "1", "-"], MULTI);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("--report-every"), "{err}");
+}

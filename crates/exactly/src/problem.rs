@@ -232,6 +232,13 @@ impl<L> Problem<L> {
         (0..self.items.len() as u32).map(ItemId)
     }
 
+    /// The items, primary ones first, each kind in declaration order: the
+    /// order in which the engines lay out their item tables.
+    pub(crate) fn items_primary_first(&self) -> impl Iterator<Item = ItemId> + '_ {
+        let of = move |kind| self.item_ids().filter(move |&id| self.item_kind(id) == kind);
+        of(ItemKind::Primary).chain(of(ItemKind::Secondary))
+    }
+
     /// All option ids.
     pub fn option_ids(&self) -> impl ExactSizeIterator<Item = OptionId> + '_ {
         (0..self.labels.len() as u32).map(OptionId)

@@ -3,6 +3,7 @@
 //! multiplicities go through `Solver`, which routes them to Algorithm M.)
 
 use std::io::{self, BufWriter, Write};
+use std::sync::{Arc, Mutex};
 
 use anyhow::Context;
 use exactly::mincover::MinCover;
@@ -70,7 +71,7 @@ fn write_costed(
 /// `solve --min-cost` and `solve --best K`: the cheapest solutions by
 /// branch-and-bound, each printed with its cost.
 pub fn solve_costs(args: &SolveArgs, input: &Input) -> anyhow::Result<Status> {
-    search::check_multi_args(&args.search)?;
+    search::check_cost_args(&args.search)?;
     if args.mpi {
         anyhow::bail!(
             "--mpi applies to exact covers only, not to --min-cost, --best or multiplicities"
@@ -81,7 +82,19 @@ pub fn solve_costs(args: &SolveArgs, input: &Input) -> anyhow::Result<Status> {
         .map_or(1, |k| usize::try_from(k).unwrap_or(usize::MAX));
     let bar = search::progress_bar();
     let mut solver = CostSolver::new(&input.problem).limits(search::limits(&args.search));
-    let (best, outcome) = solver.best(k);
+    // Progress names the best cost found so far, once there is one.
+    let best_so_far: Arc<Mutex<Option<u128>>> = Arc::default();
+    let seen = Arc::clone(&best_so_far);
+    let note = move || match *seen.lock().unwrap_or_else(|e| e.into_inner()) {
+        Some(cost) => format!(", best cost so far {cost}"),
+        None => String::new(),
+    };
+    if let Some((every, report)) = search::progress_reporter(&args.search, &bar, note) {
+        solver = solver.on_progress(every, report);
+    }
+    let (best, outcome) = solver.best_with(k, |list| {
+        *best_so_far.lock().unwrap_or_else(|e| e.into_inner()) = list.first().map(|b| b.cost);
+    });
     let stats = *solver.stats();
     let stopped = search::finish_named(&bar, outcome, &stats, &args.search, &[], "costs");
     let mut out = BufWriter::new(io::stdout().lock());

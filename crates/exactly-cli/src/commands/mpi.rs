@@ -50,6 +50,31 @@ fn threads_per_rank(threads: Option<u64>) -> usize {
         .clamp(1, parallel::MAX_THREADS)
 }
 
+/// A worker's next run of subproblems from rank 0 (below `n`), or `None`
+/// when rank 0 says stop.
+fn next_run(root: &impl Source, n: usize) -> Option<Range<usize>> {
+    let (answer, _) = root.receive_vec::<u64>();
+    match answer[..] {
+        [start, end] if start != NONE => Some(start as usize..(end as usize).min(n)),
+        _ => None,
+    }
+}
+
+/// Rank 0 answers a worker's request: the next run of at most `chunk`
+/// subproblems from `next` (below `n`), or stop. Returns whether the
+/// worker got work.
+fn hand_out(worker: &impl Destination, next: &mut usize, n: usize, chunk: usize) -> bool {
+    if *next < n {
+        let end = (*next + chunk).min(n);
+        worker.send(&[*next as u64, end as u64][..]);
+        *next = end;
+        true
+    } else {
+        worker.send(&[NONE][..]);
+        false
+    }
+}
+
 /// Counts the subproblems `range` of `split` on `threads` threads of this
 /// rank ([`parallel::count_split`], on the engine's one pool): (index,
 /// solutions, nodes) for each, by index.
@@ -107,12 +132,10 @@ pub fn count(args: &CountArgs, problem: &Problem<String>) -> anyhow::Result<Stat
         let mut request = vec![0u64];
         loop {
             world.process_at_rank(0).send(&request[..]);
-            let (answer, _) = world.process_at_rank(0).receive_vec::<u64>();
-            let (start, end) = match answer[..] {
-                [start, end] if start != NONE => (start as usize, end as usize),
-                _ => return Ok(Status::Success),
+            let Some(run) = next_run(&world.process_at_rank(0), n) else {
+                return Ok(Status::Success);
             };
-            let found = count_range(problem, engine, &split, start..end.min(n), threads)?;
+            let found = count_range(problem, engine, &split, run, threads)?;
             request = vec![found.len() as u64];
             for (i, s, k) in found {
                 request.extend([i as u64, s as u64, (s >> 64) as u64, k]);
@@ -156,13 +179,7 @@ pub fn count(args: &CountArgs, problem: &Problem<String>) -> anyhow::Result<Stat
                 bar.set_message(format!("{total} solutions"));
                 bar.inc(1);
             }
-            let worker = world.process_at_rank(source);
-            if next < n {
-                let end = (next + chunk).min(n);
-                worker.send(&[next as u64, end as u64][..]);
-                next = end;
-            } else {
-                worker.send(&[NONE][..]);
+            if !hand_out(&world.process_at_rank(source), &mut next, n, chunk) {
                 running -= 1;
             }
         }
@@ -257,12 +274,10 @@ pub fn solve(args: &SolveArgs, input: &Input) -> anyhow::Result<Status> {
         let root = world.process_at_rank(0);
         loop {
             root.send_with_tag(&[NONE][..], REQUEST);
-            let (answer, _) = root.receive_vec::<u64>();
-            let (start, end) = match answer[..] {
-                [start, end] if start != NONE => (start as usize, end as usize),
-                _ => return Ok(Status::Success),
+            let Some(run) = next_run(&root, n) else {
+                return Ok(Status::Success);
             };
-            for options in solve_range(problem, engine, &subproblems, start..end.min(n), threads)? {
+            for options in solve_range(problem, engine, &subproblems, run, threads)? {
                 let words: Vec<u64> = options.iter().map(|o| o.index() as u64).collect();
                 root.send_with_tag(&words[..], SOLUTION);
             }
@@ -297,13 +312,7 @@ pub fn solve(args: &SolveArgs, input: &Input) -> anyhow::Result<Status> {
                 print(options, &mut found)?;
                 continue;
             }
-            let worker = world.process_at_rank(status.source_rank());
-            if next < n {
-                let end = (next + chunk).min(n);
-                worker.send(&[next as u64, end as u64][..]);
-                next = end;
-            } else {
-                worker.send(&[NONE][..]);
+            if !hand_out(&world.process_at_rank(status.source_rank()), &mut next, n, chunk) {
                 running -= 1;
             }
         }

@@ -75,13 +75,9 @@ impl Cells {
     pub fn new<L>(problem: &Problem<L>) -> Cells {
         let mut index_of = vec![0u32; problem.num_items()];
         let mut item_id = Vec::with_capacity(problem.num_items());
-        for kind in [ItemKind::Primary, ItemKind::Secondary] {
-            for id in problem.item_ids() {
-                if problem.item_kind(id) == kind {
-                    index_of[id.index()] = item_id.len() as u32;
-                    item_id.push(id.index() as u32);
-                }
-            }
+        for id in problem.items_primary_first() {
+            index_of[id.index()] = item_id.len() as u32;
+            item_id.push(id.index() as u32);
         }
         let n = item_id.len();
         let n1 = problem.num_primary() as u32;

@@ -61,13 +61,9 @@ impl Links {
         let n_items = problem.num_items();
         let mut header_of = vec![0u32; n_items];
         let mut header_item = vec![u32::MAX];
-        for kind in [ItemKind::Primary, ItemKind::Secondary] {
-            for id in problem.item_ids() {
-                if problem.item_kind(id) == kind {
-                    header_of[id.index()] = header_item.len() as u32;
-                    header_item.push(id.0);
-                }
-            }
+        for id in problem.items_primary_first() {
+            header_of[id.index()] = header_item.len() as u32;
+            header_item.push(id.0);
         }
         let n1 = problem.num_primary() as u32;
         let n = n_items as u32;

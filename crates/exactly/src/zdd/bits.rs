@@ -66,14 +66,9 @@ impl Bits {
             return None;
         }
         let mut index = vec![0u32; p.num_items()];
-        let mut k = 0u32;
-        for kind in [ItemKind::Primary, ItemKind::Secondary] {
-            for id in p.item_ids() {
-                if p.item_kind(id) == kind {
-                    index[id.index()] = k;
-                    k += 1;
-                }
-            }
+        for (k, id) in p.items_primary_first().enumerate() {
+            // Below the number of items, which fits in `u32`.
+            index[id.index()] = k as u32;
         }
         let n = p.num_items();
         let n1 = p.num_primary();

@@ -71,14 +71,9 @@ pub(super) struct Dance {
 impl Dance {
     pub(super) fn new<L>(p: &Problem<L>) -> Dance {
         let mut header_of = vec![0u32; p.num_items()];
-        let mut h = 0u32;
-        for kind in [ItemKind::Primary, ItemKind::Secondary] {
-            for id in p.item_ids() {
-                if p.item_kind(id) == kind {
-                    h += 1;
-                    header_of[id.index()] = h;
-                }
-            }
+        for (h, id) in p.items_primary_first().enumerate() {
+            // Headers from 1; below the number of items, which fits in `u32`.
+            header_of[id.index()] = h as u32 + 1;
         }
         let n1 = p.num_primary() as u32;
         let n = p.num_items() as u32;

@@ -44,16 +44,11 @@ impl Shape {
     pub(super) fn new<L>(p: &Problem<L>) -> Shape {
         let mut index = vec![0u32; p.num_items()];
         let mut bounds = Vec::new();
-        let mut k = 0u32;
-        for kind in [ItemKind::Primary, ItemKind::Secondary] {
-            for id in p.item_ids() {
-                if p.item_kind(id) == kind {
-                    index[id.index()] = k;
-                    k += 1;
-                    if kind == ItemKind::Primary {
-                        bounds.push(p.item_bounds(id));
-                    }
-                }
+        for (k, id) in p.items_primary_first().enumerate() {
+            // Below the number of items, which fits in `u32`.
+            index[id.index()] = k as u32;
+            if p.item_kind(id) == ItemKind::Primary {
+                bounds.push(p.item_bounds(id));
             }
         }
         let mut start = Vec::with_capacity(p.num_options() + 1);
