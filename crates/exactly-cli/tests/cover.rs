@@ -184,12 +184,23 @@ fn min_cost_reports_progress_with_the_best_cost_so_far() {
     // times, and after the first solution they name the best cost so far.
     let problem = costed_queens(16);
     let (code, out, err) = run(
-        &["solve", "--min-cost", "--report-every", "0.001", "--format", "indices", "-"],
+        &[
+            "solve",
+            "--min-cost",
+            "--report-every",
+            "0.001",
+            "--format",
+            "indices",
+            "-",
+        ],
         problem.as_bytes(),
     );
     assert_eq!(code, Some(0), "{err}");
     assert!(!out.is_empty());
-    let reports: Vec<&str> = err.lines().filter(|l| l.starts_with("progress: ")).collect();
+    let reports: Vec<&str> = err
+        .lines()
+        .filter(|l| l.starts_with("progress: "))
+        .collect();
     assert!(reports.len() >= 2, "{err}");
     let best: Vec<u128> = reports
         .iter()
@@ -198,7 +209,10 @@ fn min_cost_reports_progress_with_the_best_cost_so_far() {
     assert!(!best.is_empty(), "{err}");
     // The best so far only falls, and never below the optimum.
     assert!(best.windows(2).all(|w| w[0] >= w[1]), "{best:?}");
-    let (_, optimum, _) = run(&["solve", "--min-cost", "--format", "json", "-"], problem.as_bytes());
+    let (_, optimum, _) = run(
+        &["solve", "--min-cost", "--format", "json", "-"],
+        problem.as_bytes(),
+    );
     let optimum: u128 = optimum
         .split_once("\"cost\":")
         .and_then(|(_, rest)| rest.split(',').next()?.parse().ok())

@@ -235,7 +235,10 @@ impl<L> Problem<L> {
     /// The items, primary ones first, each kind in declaration order: the
     /// order in which the engines lay out their item tables.
     pub(crate) fn items_primary_first(&self) -> impl Iterator<Item = ItemId> + '_ {
-        let of = move |kind| self.item_ids().filter(move |&id| self.item_kind(id) == kind);
+        let of = move |kind| {
+            self.item_ids()
+                .filter(move |&id| self.item_kind(id) == kind)
+        };
         of(ItemKind::Primary).chain(of(ItemKind::Secondary))
     }
 

@@ -312,7 +312,12 @@ pub fn solve(args: &SolveArgs, input: &Input) -> anyhow::Result<Status> {
                 print(options, &mut found)?;
                 continue;
             }
-            if !hand_out(&world.process_at_rank(status.source_rank()), &mut next, n, chunk) {
+            if !hand_out(
+                &world.process_at_rank(status.source_rank()),
+                &mut next,
+                n,
+                chunk,
+            ) {
                 running -= 1;
             }
         }

@@ -16,7 +16,7 @@
 //! option's index above [`SPACER`].
 
 use super::{next_random, Frame, Structure};
-use crate::problem::{ItemKind, OptionId, Problem};
+use crate::problem::{OptionId, Problem};
 use crate::unchecked::At;
 
 /// Marks an item that is no longer active.

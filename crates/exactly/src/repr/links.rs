@@ -11,7 +11,7 @@
 //! linked horizontally in `llink`/`rlink`, a circular list through the root.
 
 use super::{next_random, Frame, NodeChange, Structure};
-use crate::problem::{ItemId, ItemKind, OptionId, Problem};
+use crate::problem::{ItemId, OptionId, Problem};
 use crate::unchecked::At;
 
 /// One node: 16 bytes, four to a cache line.

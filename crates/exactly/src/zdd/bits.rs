@@ -16,7 +16,7 @@
 use std::collections::HashMap;
 
 use super::build::{sig_layout, Engine};
-use crate::problem::{ItemKind, OptionId, Problem};
+use crate::problem::{OptionId, Problem};
 
 /// A cursor past the last option of a level.
 const END: u32 = u32::MAX;

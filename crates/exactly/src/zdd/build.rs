@@ -7,7 +7,7 @@ use hashbrown::HashTable;
 
 use super::{ZddError, ZddNode, ZddStats, BOTTOM, TOP};
 use crate::budget::{Budget, Limits, StopReason};
-use crate::problem::{ItemKind, OptionId, Problem};
+use crate::problem::{OptionId, Problem};
 
 /// Headers are `1..=n` (primary items first); node 0 heads the list of
 /// primary items to cover and node `n + 1` the list of open secondary items.
