@@ -18,6 +18,8 @@ pub(super) struct Columns {
     /// A column the header names twice: then which column a row's puzzle
     /// is in is not known, and every row is an error naming the header.
     repeated: Option<Repeated>,
+    /// Whether a row was read under the header.
+    rows: bool,
 }
 
 /// A column name a CSV header gives twice.
@@ -40,7 +42,28 @@ impl Columns {
         solution: Some(1),
         named: false,
         repeated: None,
+        rows: false,
     };
+
+    /// The error of a header that names a column twice when no row came
+    /// under it (each row is an error otherwise): one record, so that the
+    /// input is not taken for one without puzzles.
+    pub(super) fn header_only(&self) -> Option<Record> {
+        let r = self.repeated.as_ref().filter(|_| !self.rows)?;
+        Some(Record::new(
+            r.line,
+            Err(SudokuError::Parse {
+                line: r.line,
+                column: Some(r.second),
+                message: format!(
+                    "the CSV header names {} twice (first at column {}): rename or drop one \
+                     of them",
+                    r.what, r.first
+                ),
+            }),
+            InputFormat::Csv,
+        ))
+    }
 }
 
 /// Column names of the puzzle.
@@ -96,6 +119,7 @@ pub(super) fn csv_header(line: usize, content: &str) -> Option<Columns> {
         solution: solution.map(|(i, _)| i),
         named: true,
         repeated,
+        rows: false,
     })
 }
 
@@ -129,7 +153,8 @@ fn fields(line: &str) -> Vec<(usize, &str)> {
 
 impl Reader {
     /// One CSV row: the puzzle, and its solution when the row gives one.
-    pub(super) fn read_csv_row(&self, no: usize, line: &str, columns: &Columns) -> Record {
+    pub(super) fn read_csv_row(&self, no: usize, line: &str, columns: &mut Columns) -> Record {
+        columns.rows = true;
         if let Some(r) = &columns.repeated {
             return Record::new(
                 no,

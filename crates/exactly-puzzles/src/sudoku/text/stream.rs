@@ -209,7 +209,8 @@ impl Feed {
                 auto.end_section(reader, ready);
                 auto.check_count(reader, ready, true);
             }
-            Mode::Lines | Mode::Csv(_) => {}
+            Mode::Lines | Mode::Csv(None) => {}
+            Mode::Csv(Some(columns)) => ready.extend(columns.header_only()),
             Mode::Grids(grids) => grids.flush(reader, ready),
         }
     }
@@ -310,12 +311,19 @@ impl Auto {
 
     /// Ends a section: a `[Puzzle]` section's rows become one grid.
     fn end_section(&mut self, reader: &Reader, ready: &mut VecDeque<Record>) {
-        if let Section::Puzzle { header, rows } =
-            std::mem::replace(&mut self.section, Section::None)
-        {
-            let rows: Vec<(usize, &str)> = rows.iter().map(|(no, l)| (*no, l.as_str())).collect();
-            let record = reader.read_block_grid(&rows, InputFormat::Sdk, header);
-            self.emit(reader, ready, record);
+        match std::mem::replace(&mut self.section, Section::None) {
+            Section::Puzzle { header, rows } => {
+                let rows: Vec<(usize, &str)> =
+                    rows.iter().map(|(no, l)| (*no, l.as_str())).collect();
+                let record = reader.read_block_grid(&rows, InputFormat::Sdk, header);
+                self.emit(reader, ready, record);
+            }
+            Section::Csv(columns) => {
+                if let Some(record) = columns.header_only() {
+                    self.emit(reader, ready, record);
+                }
+            }
+            _ => {}
         }
     }
 

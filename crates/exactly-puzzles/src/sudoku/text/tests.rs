@@ -449,6 +449,21 @@ fn a_csv_header_that_names_a_column_twice_is_refused_at_its_column() {
                 );
                 assert!(err.contains(&format!("row {}", k + 2)), "{err}");
             }
+            // The header alone: one record, the header's error, not an
+            // input without puzzles.
+            let r = match format {
+                None => parse(header, None),
+                Some(f) => Reader::new().format(f).read(header),
+            };
+            assert_eq!(r.len(), 1, "{header:?} {format:?}");
+            assert_eq!(r[0].line, 1);
+            let err = r[0].puzzle.as_ref().unwrap_err().to_string();
+            assert!(
+                err.starts_with(&format!(
+                    "line 1, column {column}: the CSV header names {what} twice"
+                )),
+                "{header:?} {format:?}: {err}"
+            );
         }
     }
     // Names that differ are a header as before.
