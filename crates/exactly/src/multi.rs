@@ -63,10 +63,12 @@
 //!   less. A level whose last branch closes its item excludes the skipped
 //!   candidates there.
 //!
-//! Each primary item keeps its available options in a doubly linked list
-//! in list order, so its cheapest available option is found in one step,
-//! and the node passes only over the primary items below their upper
-//! bound. Among items with the fewest branches the one whose cheapest
+//! In a search by cost each primary item keeps its available options in a
+//! doubly linked list in list order, so its cheapest available option is
+//! found in one step (a search without costs keeps counts only, which is
+//! cheaper per exclusion, and scans the item's list from where its level
+//! last looked), and every node passes only over the primary items below
+//! their upper bound. Among items with the fewest branches the one whose cheapest
 //! option costs most is chosen (that cost must be paid whatever the branch;
 //! ties: first declared). The threshold only falls as solutions are found,
 //! so every cut stays valid for the rest of the search; the minimum cost
