@@ -259,7 +259,10 @@ impl Auto {
         if !end && held <= count.min(MAX_COUNT) {
             return;
         }
-        if !(end && count == held) {
+        // A lone `0` counts no puzzle, unless small grids are asked for:
+        // then it is the empty 1x1 grid (what the writer gives for one).
+        let lone_small = held == 0 && reader.small;
+        if !(end && count == held) || lone_small {
             let record = if held == 0 || reader.small {
                 // The only content, or a small puzzle asked for.
                 match reader.jigsaw {

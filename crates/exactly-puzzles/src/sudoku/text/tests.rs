@@ -588,3 +588,15 @@ fn streamed_lines_end_as_text_lines_do() {
     assert_eq!(r.len(), 1);
     assert!(r[0].1.contains("no grid is that tall"), "{}", r[0].1);
 }
+
+#[test]
+fn a_lone_zero_is_the_empty_1x1_grid_when_small_grids_are_asked_for() {
+    // The writer's text for the empty 1x1 grid reads back as that grid,
+    // not as a count line of no puzzles.
+    let r = Reader::new().small(true).read("0\n");
+    assert_eq!(r.len(), 1);
+    let puzzle = r[0].puzzle.as_ref().unwrap();
+    assert_eq!(puzzle.grid.size(), 1);
+    // Without small grids, a lone count line still counts no puzzle.
+    assert!(Reader::new().read("0\n").is_empty());
+}
