@@ -50,19 +50,27 @@ impl Columns {
     /// input is not taken for one without puzzles.
     pub(super) fn header_only(&self) -> Option<Record> {
         let r = self.repeated.as_ref().filter(|_| !self.rows)?;
-        Some(Record::new(
-            r.line,
+        Some(r.record(r.line, ""))
+    }
+}
+
+impl Repeated {
+    /// The error record, at line `no`, of a header that names a column
+    /// twice; `why` says what it stops (`, so row 3 cannot be read`).
+    fn record(&self, no: usize, why: &str) -> Record {
+        Record::new(
+            no,
             Err(SudokuError::Parse {
-                line: r.line,
-                column: Some(r.second),
+                line: self.line,
+                column: Some(self.second),
                 message: format!(
-                    "the CSV header names {} twice (first at column {}): rename or drop one \
-                     of them",
-                    r.what, r.first
+                    "the CSV header names {} twice (first at column {}){why}: rename or drop \
+                     one of them",
+                    self.what, self.first
                 ),
             }),
             InputFormat::Csv,
-        ))
+        )
     }
 }
 
@@ -156,19 +164,7 @@ impl Reader {
     pub(super) fn read_csv_row(&self, no: usize, line: &str, columns: &mut Columns) -> Record {
         columns.rows = true;
         if let Some(r) = &columns.repeated {
-            return Record::new(
-                no,
-                Err(SudokuError::Parse {
-                    line: r.line,
-                    column: Some(r.second),
-                    message: format!(
-                        "the CSV header names {} twice (first at column {}), so row {no} \
-                         cannot be read: rename or drop one of them",
-                        r.what, r.first
-                    ),
-                }),
-                InputFormat::Csv,
-            );
+            return r.record(no, &format!(", so row {no} cannot be read"));
         }
         let fields = fields(before_comment(line));
         let need = columns.puzzle.max(columns.solution.unwrap_or(0)) + 1;
