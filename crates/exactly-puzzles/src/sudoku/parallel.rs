@@ -28,8 +28,9 @@ const SUBPROBLEMS_PER_THREAD: usize = 16;
 /// root) that the threads take in turn, stopping once `max_solutions` are
 /// found. `limits` bounds the whole puzzle; its time counts from the call.
 /// The answer is the same as [`solve_with`]'s but for the node count and,
-/// when the puzzle has more than one solution, which ones are shown (the
-/// first found, by whichever thread). With one thread, a node budget or a
+/// when the puzzle has more than one solution, which ones are shown: the
+/// first in the order of the subproblems, the same whatever the threads
+/// and however fast each runs. With one thread, a node budget or a
 /// cancel flag in `limits` (which a split search could not keep exactly),
 /// it is [`solve_with`] within the budget.
 ///
@@ -80,31 +81,32 @@ pub fn solve_parallel(
         // Its subproblems do not cover the tree: nothing of it is used.
         return Ok(answer_of(max_solutions, 0, [None, None], split.nodes, true));
     }
-    // The solutions found (up to `max_solutions`) and the first two.
-    let found: Mutex<(u64, [Option<Grid>; 2])> = Mutex::new((0, [None, None]));
-    // Records a solution; true once there are enough.
-    let record = |grid: Grid| -> bool {
-        let mut found = found.lock().unwrap_or_else(|e| e.into_inner());
-        let (count, grids) = &mut *found;
-        if *count < max_solutions {
-            if let Some(slot) = grids.get_mut(*count as usize) {
-                *slot = Some(grid);
-            }
-            *count += 1;
+    // The solutions found (up to `max_solutions`) and the first two, in
+    // the order of the subproblems: those of the split itself first.
+    let found = Mutex::new(Found::new(max_solutions, split.subproblems.len() + 1));
+    let lock = || found.lock().unwrap_or_else(|e| e.into_inner());
+    {
+        let mut found = lock();
+        for (seq, options) in above.iter().enumerate() {
+            let solution = Solution::new(options.clone());
+            found.record((0, seq), || decode(puzzle, &problem, &solution));
         }
-        *count >= max_solutions
-    };
-    let enough = above.iter().any(|options| {
-        let solution = Solution::new(options.clone());
-        record(decode(puzzle, &problem, &solution))
-    });
+        found.resolve(0);
+    }
     let (mut nodes, mut out_of_time) = (split.nodes, false);
-    if !enough {
+    if !lock().settled() {
         let budget = match limits.time {
             Some(time) => Limits::default().max_time(time),
             None => Limits::default(),
         };
         let items: Vec<usize> = (0..split.subproblems.len()).collect();
+        // An item stops the pool (outcome `Caller`) once the answer is
+        // settled; otherwise it runs to its end, or stops early when no
+        // later solution of it can be shown or counted.
+        let settle = |found: &Found, outcome: Outcome| match outcome {
+            Outcome::Complete if found.settled() => Outcome::Stopped(StopReason::Caller),
+            outcome => outcome,
+        };
         let run = Pool::new(threads)
             .limits(&budget)
             .started(start)
@@ -112,6 +114,18 @@ pub fn solve_parallel(
                 &items,
                 || None,
                 |slot, i, control| {
+                    let key = i + 1;
+                    {
+                        let mut found = lock();
+                        if found.enough_from(key) {
+                            found.resolve(key);
+                            return Ok(Item {
+                                value: (),
+                                nodes: 0,
+                                outcome: settle(&found, Outcome::Complete),
+                            });
+                        }
+                    }
                     let solver = match slot.take() {
                         Some(solver) => solver,
                         None => sudoku_solver(&problem, &Limits::default()),
@@ -119,13 +133,26 @@ pub fn solve_parallel(
                     let solver = slot.insert(solver.limits(control.limits()));
                     solver.reset();
                     solver.restrict(&split.subproblems[i])?;
+                    let mut seq = 0;
                     let outcome = solver.for_each(|s| {
-                        if record(decode(puzzle, &problem, s)) {
+                        let mut found = lock();
+                        found.record((key, seq), || decode(puzzle, &problem, s));
+                        seq += 1;
+                        if found.enough_from(key) {
                             ControlFlow::Break(())
                         } else {
                             ControlFlow::Continue(())
                         }
                     });
+                    let mut found = lock();
+                    let outcome = match outcome {
+                        // To its end, or as far as it is needed.
+                        Outcome::Complete | Outcome::Stopped(StopReason::Caller) => {
+                            found.resolve(key);
+                            settle(&found, Outcome::Complete)
+                        }
+                        stopped => stopped,
+                    };
                     Ok(Item {
                         value: (),
                         nodes: solver.stats().nodes,
@@ -139,10 +166,78 @@ pub fn solve_parallel(
         nodes += run.nodes;
         out_of_time = run.outcome == Outcome::Stopped(StopReason::TimeLimit);
     }
-    let (count, grids) = found.into_inner().unwrap_or_else(|e| e.into_inner());
+    let (count, grids) = found
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+        .answer();
     let stopped = out_of_time && count < max_solutions;
     check_both(puzzle, rules, &grids)?;
     Ok(answer_of(max_solutions, count, grids, nodes, stopped))
+}
+
+/// The solutions of a split search, counted up to a maximum, and the first
+/// two of them in a fixed order whatever the threads: by subproblem (the
+/// split's own solutions first, as key 0), then in the order each
+/// subproblem's search finds them.
+struct Found {
+    max: u64,
+    count: u64,
+    /// The first solutions so far (at most two, and at most `max`), by key.
+    shown: Vec<((usize, usize), Grid)>,
+    /// Whether each subproblem is resolved: searched to its end, or as far
+    /// as its solutions could be shown or counted.
+    resolved: Vec<bool>,
+    /// Every subproblem below this one is resolved.
+    low: usize,
+}
+
+impl Found {
+    fn new(max: u64, subproblems: usize) -> Found {
+        Found {
+            max,
+            count: 0,
+            shown: Vec::new(),
+            resolved: vec![false; subproblems],
+            low: 0,
+        }
+    }
+
+    /// Counts the solution with `key`, and keeps it (made by `grid`) when
+    /// it is among the first.
+    fn record(&mut self, key: (usize, usize), grid: impl FnOnce() -> Grid) {
+        self.count = (self.count + 1).min(self.max);
+        let keep = usize::try_from(self.max.min(2)).unwrap_or(2);
+        let at = self.shown.partition_point(|(k, _)| *k < key);
+        if at < keep {
+            self.shown.insert(at, (key, grid()));
+            self.shown.truncate(keep);
+        }
+    }
+
+    /// Whether subproblem `index` need not go on: there are enough
+    /// solutions, and those shown come no later than its next one.
+    fn enough_from(&self, index: usize) -> bool {
+        self.count >= self.max && self.shown.last().is_some_and(|((i, _), _)| *i <= index)
+    }
+
+    fn resolve(&mut self, index: usize) {
+        self.resolved[index] = true;
+        while self.resolved.get(self.low) == Some(&true) {
+            self.low += 1;
+        }
+    }
+
+    /// Whether the answer is settled: enough solutions, and no subproblem
+    /// unresolved before the last one shown.
+    fn settled(&self) -> bool {
+        self.count >= self.max && self.shown.last().is_some_and(|((i, _), _)| *i <= self.low)
+    }
+
+    /// The count and the first two solutions.
+    fn answer(self) -> (u64, [Option<Grid>; 2]) {
+        let mut grids = self.shown.into_iter().map(|(_, grid)| grid);
+        (self.count, [grids.next(), grids.next()])
+    }
 }
 
 /// What became of one record of a batch: the puzzle and its answer, or why
@@ -340,7 +435,7 @@ pub fn solve_batch(
 
 #[cfg(test)]
 mod tests {
-    use super::super::parse;
+    use super::super::{parse, Regions};
     use super::*;
 
     #[test]
@@ -385,6 +480,45 @@ mod tests {
             }
         }
         assert!(put_off > 10, "{put_off}");
+    }
+
+    #[test]
+    fn split_answers_are_those_of_the_serial_search() {
+        let jigsaw = Regions::parse("AAAB\nACBB\nDCCB\nDDDC\n").unwrap();
+        let mut nine = Grid::empty(Shape::new(3, 3).unwrap());
+        nine.set(0, 0, 1);
+        nine.set(4, 4, 5);
+        let cases = [
+            (Grid::empty(Shape::new(2, 2).unwrap()), Rules::default()),
+            (
+                Grid::empty(Shape::new(2, 2).unwrap()),
+                Rules::default().regions(Some(jigsaw)),
+            ),
+            (nine, Rules::default()),
+            (
+                Grid::empty(Shape::new(2, 3).unwrap()),
+                Rules::default().diagonals(false),
+            ),
+        ];
+        for (grid, rules) in &cases {
+            for max in [1, 2, 3, 1000] {
+                let serial = solve_within(grid, max, rules, &Limits::default()).unwrap();
+                for threads in [2, 3, 4, 7] {
+                    // Several times: which thread finds what first varies.
+                    for _ in 0..5 {
+                        let split =
+                            solve_parallel(grid, max, rules, &Limits::default(), threads).unwrap();
+                        let shown =
+                            |a: &Answer| (a.verdict, a.count, a.solution.clone(), a.second.clone());
+                        assert_eq!(
+                            shown(&split),
+                            shown(&serial),
+                            "{grid:?} max {max} threads {threads}"
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]
