@@ -6,7 +6,7 @@
 //! that give the time are replaced by `time: <elapsed>`. Run with
 //! `EXACTLY_BLESS=1` to rewrite the expected files after a deliberate change.
 
-mod common;
+use crate::common;
 
 use std::io::Read;
 use std::process::Stdio;

@@ -3,7 +3,7 @@
 //! the engine or the front ends), and bad input refused with its line and
 //! column.
 
-mod common;
+use crate::common;
 
 use std::fs;
 

@@ -1,7 +1,7 @@
 //! The real binary on multiplicities, costs, minimum covers and the square
 //! destroyer.
 
-mod common;
+use crate::common;
 
 use common::run;
 

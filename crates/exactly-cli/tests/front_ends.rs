@@ -1,7 +1,7 @@
 //! The puzzle commands count what the literature says, and each `gen` file
 //! counts the same through `exactly count` as its direct twin.
 
-mod common;
+use crate::common;
 
 use common::run;
 

@@ -5,7 +5,7 @@
 //! The subcommands are read from `exactly --help`, so a new subcommand
 //! fails here until it has a golden help file and an example that runs.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Command;

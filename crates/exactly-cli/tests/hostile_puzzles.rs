@@ -4,7 +4,7 @@
 //! boards are answered at once, options that would be ignored are refused,
 //! and a closed pipe ends every command quietly.
 
-mod common;
+use crate::common;
 
 use std::io::Read;
 use std::process::Stdio;

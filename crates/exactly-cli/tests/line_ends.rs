@@ -2,7 +2,7 @@
 //! ends: each file below, written with a BOM and CRLF and again with CR
 //! alone, gives the same output and exit status as the plain file.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::PathBuf;

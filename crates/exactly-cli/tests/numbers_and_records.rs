@@ -2,7 +2,7 @@
 //! 64 bits, damaged plans, results and checkpoints, huge shard and thread
 //! counts, and options that a mode would silently ignore.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::PathBuf;

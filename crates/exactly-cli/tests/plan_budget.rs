@@ -1,7 +1,7 @@
 //! `exactly plan --max-nodes / --timeout` through the real binary: a plan
 //! is written whole or not at all.
 
-mod common;
+use crate::common;
 
 use common::run;
 

@@ -3,7 +3,7 @@
 //! repeated rows, the empty solution, byte-order marks, CR line ends and
 //! control characters in names.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 

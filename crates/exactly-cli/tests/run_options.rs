@@ -3,7 +3,7 @@
 //! (`--report-every`, `--every`, `--profile`, `--trace-levels`, `--trace-nodes`), run on the
 //! real binary.
 
-mod common;
+use crate::common;
 
 use common::{root, run};
 use serde_json::Value;

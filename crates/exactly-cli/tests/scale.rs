@@ -1,7 +1,7 @@
 //! Counting at scale through the real binary: threads, checkpoints killed
 //! and resumed, plans run as separate shard processes and merged.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::PathBuf;

@@ -1,7 +1,7 @@
 //! `exactly sudoku` on the real binary: answers in the input's style and
 //! order, every output format, verdicts, bad records and exit statuses.
 
-mod common;
+use crate::common;
 
 use common::run;
 

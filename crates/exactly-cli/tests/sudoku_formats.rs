@@ -3,7 +3,7 @@
 //! record or forced with `--input-format`, written with `--format` and read
 //! back; CSV solutions checked; `--all` listing every solution.
 
-mod common;
+use crate::common;
 
 use std::collections::HashSet;
 

@@ -2,7 +2,7 @@
 //! record whatever the records look like, bad bytes in one record only,
 //! empty input, thread counts, budgets, memory and target weights.
 
-mod common;
+use crate::common;
 
 use common::run;
 

@@ -2,7 +2,7 @@
 //! before the input ends, so a batch of any length runs in bounded memory
 //! and the first answers come at once.
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader, Write};
 use std::sync::mpsc;

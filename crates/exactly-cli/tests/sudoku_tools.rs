@@ -3,7 +3,7 @@
 //! same seed giving the same output on any number of threads, ratings and
 //! hints, and encoded matrices counted by `exactly count`.
 
-mod common;
+use crate::common;
 
 use common::run;
 

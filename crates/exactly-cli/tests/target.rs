@@ -1,6 +1,6 @@
 //! `exactly sudoku --target` through the real binary.
 
-mod common;
+use crate::common;
 
 use common::run;
 

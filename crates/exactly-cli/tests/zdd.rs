@@ -1,6 +1,6 @@
 //! The real binary on `zdd`, `sample` and `count --zdd`.
 
-mod common;
+use crate::common;
 
 use common::run;
 

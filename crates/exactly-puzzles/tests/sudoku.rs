@@ -4,8 +4,8 @@
 //!
 //! The puzzle files are made by [`generate`]: a patterned solution shuffled
 //! by symmetries, then givens removed while the solution stays unique. Run
-//! `SUDOKU_WRITE_TESTDATA=1 cargo test -p exactly-puzzles --test sudoku
-//! -- --ignored write_testdata` to write them again.
+//! `SUDOKU_WRITE_TESTDATA=1 cargo test -p exactly-puzzles --test tests
+//! -- --ignored sudoku::write_testdata` to write them again.
 
 use std::path::{Path, PathBuf};
 

@@ -11,7 +11,7 @@ use exactly::{
 use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
 
-mod common;
+use crate::common;
 
 use common::multi::multi_problem;
 

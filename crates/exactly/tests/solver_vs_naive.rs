@@ -1,6 +1,6 @@
 //! Property tests: the engine finds exactly the solutions a naive solver finds.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::ops::ControlFlow;

@@ -1,7 +1,7 @@
 //! The diagram of all solutions against the naive solver, the golden counts,
 //! the cost solver, and a chi-square test of uniform sampling.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 
