@@ -11,10 +11,6 @@ use std::path::{Path, PathBuf};
 
 use exactly_puzzles::sudoku::{self, Grid, Layout, Rules, Shape, Style, Symbols, Verdict};
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
 /// xorshift64.
 fn next(state: &mut u64) -> u64 {
     *state ^= *state << 13;
@@ -279,7 +275,8 @@ fn invalid_records_name_the_problem() {
 
 /// A third-party collection beside the repository, when it is there.
 fn shared(path: &str) -> Option<String> {
-    std::fs::read_to_string(root().join("../shared/data").join(path)).ok()
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data");
+    std::fs::read_to_string(data.join(path)).ok()
 }
 
 #[test]
