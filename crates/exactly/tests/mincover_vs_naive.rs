@@ -3,7 +3,8 @@
 use exactly::mincover::MinCover;
 use exactly::{ItemKind, Outcome, ProblemBuilder};
 use proptest::prelude::*;
-use proptest::test_runner::FileFailurePersistence;
+
+use crate::common;
 
 /// Primary items `0..primary`, secondary items after them; options as item
 /// lists with costs.
@@ -16,19 +17,14 @@ struct Sets {
 
 impl Sets {
     fn to_problem(&self) -> exactly::Problem<usize> {
-        let mut b = ProblemBuilder::new();
-        let mut ids = Vec::new();
-        for i in 0..self.primary {
-            ids.push(b.primary(&format!("p{i}")).unwrap());
-        }
-        for i in 0..self.secondary {
-            ids.push(b.secondary(&format!("s{i}")).unwrap());
-        }
-        for (k, (items, cost)) in self.options.iter().enumerate() {
-            let entries = items.iter().map(|&i| (ids[i], exactly::ColorId::NONE));
-            b.add_option_with_cost(k, *cost, entries).unwrap();
-        }
-        b.build().unwrap()
+        let options: Vec<Vec<(usize, u32)>> = self
+            .options
+            .iter()
+            .map(|(items, _)| items.iter().map(|&i| (i, 0)).collect())
+            .collect();
+        let costs = self.options.iter().map(|(_, cost)| *cost);
+        let options = options.iter().map(Vec::as_slice).zip(costs);
+        common::build(&vec![(1, 1); self.primary], self.secondary, 0, options)
     }
 
     /// The fewest options and the least total cost over all covers
@@ -90,11 +86,7 @@ fn sets() -> impl Strategy<Value = Sets> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: 2000,
-        failure_persistence: Some(Box::new(FileFailurePersistence::WithSource("regressions"))),
-        ..ProptestConfig::default()
-    })]
+    #![proptest_config(common::differential(2000))]
 
     #[test]
     fn minimum_matches_brute_force(s in sets()) {

@@ -9,7 +9,6 @@ use exactly::{
     verify, ColorId, Engine, Limits, Outcome, PrefixError, Problem, ProblemBuilder, Solver,
 };
 use proptest::prelude::*;
-use proptest::test_runner::FileFailurePersistence;
 
 use crate::common;
 
@@ -22,11 +21,7 @@ fn label_set(problem: &Problem<usize>, options: &[exactly::OptionId]) -> Vec<usi
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: 2000,
-        failure_persistence: Some(Box::new(FileFailurePersistence::WithSource("regressions"))),
-        ..ProptestConfig::default()
-    })]
+    #![proptest_config(common::differential(2000))]
 
     #[test]
     fn same_solution_sets(m in multi_problem()) {

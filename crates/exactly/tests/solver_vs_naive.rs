@@ -8,7 +8,6 @@ use std::ops::ControlFlow;
 use common::{plain_problem, Plain};
 use exactly::{verify, Engine, Limits, OptionId, Outcome, Solver};
 use proptest::prelude::*;
-use proptest::test_runner::FileFailurePersistence;
 
 const ENGINES: [Engine; 4] = [Engine::Cells, Engine::Links, Engine::Bits, Engine::Masks];
 
@@ -30,11 +29,7 @@ fn engine_solutions(plain: &Plain, engine: Engine, forced_first: bool) -> Vec<Ve
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: 3000,
-        failure_persistence: Some(Box::new(FileFailurePersistence::WithSource("regressions"))),
-        ..ProptestConfig::default()
-    })]
+    #![proptest_config(common::differential(3000))]
 
     #[test]
     fn same_solution_sets(plain in plain_problem()) {

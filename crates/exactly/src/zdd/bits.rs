@@ -353,7 +353,7 @@ mod tests {
     fn build<E: Engine>(e: &mut E) -> (u32, Vec<super::super::ZddNode>, super::super::ZddStats) {
         let mut run = Run::new(e, &Limits::default(), None);
         let root = run.search().expect("no budget");
-        (root, std::mem::take(&mut run.zdd), run.stats)
+        (root, std::mem::take(&mut run.out.zdd), run.out.stats)
     }
 
     #[test]

@@ -433,42 +433,79 @@ struct Level {
     memo: u32,
 }
 
-/// The budget check of both builders, made once a node is counted in
-/// `stats.nodes`: the node budget on every node; the time, the cancel flag
-/// and the memory limit every 1,024 nodes (more often than the other
-/// searches: the memory estimate is cheap and memory grows fast).
-pub(super) fn check(
-    budget: &mut Budget,
+/// What both builders write and keep within bounds: the diagram's nodes,
+/// the memo of the states whose diagrams are known, the statistics, and the
+/// budgets (limits and memory) they are held to.
+pub(super) struct Diagram {
+    budget: Budget,
     max_bytes: Option<u64>,
-    stats: &mut ZddStats,
-    memo: &Memo,
-    diagram_nodes: usize,
-) -> Result<(), ZddError> {
-    let stopped = |reason, stats: &ZddStats| ZddError::Stopped {
-        reason,
-        stats: *stats,
-        diagram_nodes,
-    };
-    // The nodes before this one used the budget.
-    if budget.out_of_nodes(stats.nodes - 1) {
-        return Err(stopped(StopReason::NodeLimit, stats));
-    }
-    if stats.nodes % 1024 == 0 {
-        if let Err(reason) = budget.poll(stats.nodes) {
-            return Err(stopped(reason, stats));
+    pub(super) zdd: Vec<ZddNode>,
+    pub(super) memo: Memo,
+    pub(super) stats: ZddStats,
+}
+
+impl Diagram {
+    /// An empty diagram, its time counted from now; memo keys of `words`
+    /// words.
+    pub(super) fn new(limits: &Limits, max_bytes: Option<u64>, words: usize) -> Diagram {
+        let mut budget = Budget::new(limits);
+        budget.start();
+        Diagram {
+            budget,
+            max_bytes,
+            zdd: Vec::new(),
+            memo: Memo::new(words),
+            stats: ZddStats::default(),
         }
-        if let Some(limit) = max_bytes {
-            let bytes = memo.bytes(diagram_nodes);
-            if bytes > limit {
-                stats.bytes = bytes;
-                return Err(ZddError::Memory {
-                    limit,
-                    stats: *stats,
-                });
+    }
+
+    /// The memory taken so far.
+    pub(super) fn bytes(&self) -> u64 {
+        self.memo.bytes(self.zdd.len())
+    }
+
+    /// The budget check, made once a node is counted in `stats.nodes`: the
+    /// node budget on every node; the time, the cancel flag and the memory
+    /// limit every 1,024 nodes (more often than the other searches: the
+    /// memory estimate is cheap and memory grows fast).
+    pub(super) fn check(&mut self) -> Result<(), ZddError> {
+        let diagram_nodes = self.zdd.len();
+        let stopped = |reason, stats: &ZddStats| ZddError::Stopped {
+            reason,
+            stats: *stats,
+            diagram_nodes,
+        };
+        // The nodes before this one used the budget.
+        if self.budget.out_of_nodes(self.stats.nodes - 1) {
+            return Err(stopped(StopReason::NodeLimit, &self.stats));
+        }
+        if self.stats.nodes % 1024 == 0 {
+            if let Err(reason) = self.budget.poll(self.stats.nodes) {
+                return Err(stopped(reason, &self.stats));
+            }
+            if let Some(limit) = self.max_bytes {
+                let bytes = self.memo.bytes(diagram_nodes);
+                if bytes > limit {
+                    self.stats.bytes = bytes;
+                    return Err(ZddError::Memory {
+                        limit,
+                        stats: self.stats,
+                    });
+                }
             }
         }
+        Ok(())
     }
-    Ok(())
+
+    /// A new node of the diagram: its number (0 and 1 are the terminals).
+    pub(super) fn make(&mut self, option: OptionId, lo: u32, hi: u32) -> Result<u32, ZddError> {
+        let r = self.zdd.len() + 2;
+        if r >= u32::MAX as usize {
+            return Err(ZddError::TooManyNodes);
+        }
+        self.zdd.push(ZddNode { option, lo, hi });
+        Ok(r as u32)
+    }
 }
 
 /// Signatures end to end in one array (all of the same length), found
@@ -538,49 +575,16 @@ impl Memo {
 
 pub(super) struct Run<'d, E> {
     dance: &'d mut E,
-    budget: Budget,
-    max_bytes: Option<u64>,
-    pub(super) zdd: Vec<ZddNode>,
-    memo: Memo,
-    pub(super) stats: ZddStats,
+    pub(super) out: Diagram,
 }
 
 impl<'d, E: Engine> Run<'d, E> {
     pub(super) fn new(dance: &'d mut E, limits: &Limits, max_bytes: Option<u64>) -> Self {
         let words = dance.sig_words();
-        let mut budget = Budget::new(limits);
-        budget.start();
         Run {
             dance,
-            budget,
-            max_bytes,
-            zdd: Vec::new(),
-            memo: Memo::new(words),
-            stats: ZddStats::default(),
+            out: Diagram::new(limits, max_bytes, words),
         }
-    }
-
-    fn bytes(&self) -> u64 {
-        self.memo.bytes(self.zdd.len())
-    }
-
-    fn check(&mut self) -> Result<(), ZddError> {
-        check(
-            &mut self.budget,
-            self.max_bytes,
-            &mut self.stats,
-            &self.memo,
-            self.zdd.len(),
-        )
-    }
-
-    fn make(&mut self, option: OptionId, lo: u32, hi: u32) -> Result<u32, ZddError> {
-        let r = self.zdd.len() + 2;
-        if r >= u32::MAX as usize {
-            return Err(ZddError::TooManyNodes);
-        }
-        self.zdd.push(ZddNode { option, lo, hi });
-        Ok(r as u32)
     }
 
     /// DLX6's loop (forward, advance, backup, recover) with an explicit
@@ -589,7 +593,7 @@ impl<'d, E: Engine> Run<'d, E> {
     pub(super) fn search(&mut self) -> Result<u32, ZddError> {
         if self.dance.solved() {
             // No primary item: the empty solution alone.
-            self.stats.nodes = 1;
+            self.out.stats.nodes = 1;
             return Ok(TOP);
         }
         enum Step {
@@ -606,17 +610,17 @@ impl<'d, E: Engine> Run<'d, E> {
         loop {
             step = match step {
                 Step::Forward => {
-                    self.stats.nodes += 1;
-                    self.check()?;
+                    self.out.stats.nodes += 1;
+                    self.out.check()?;
                     self.dance.signature(&mut sig);
-                    match self.memo.find_or_insert(&sig) {
+                    match self.out.memo.find_or_insert(&sig) {
                         Ok(z) => {
-                            self.stats.hits += 1;
+                            self.out.stats.hits += 1;
                             znode = z;
                             Step::Backdown
                         }
                         Err(entry) => {
-                            self.stats.memos += 1;
+                            self.out.stats.memos += 1;
                             znode = BOTTOM;
                             (best, cur) = self.dance.open();
                             levels.push(Level {
@@ -636,7 +640,7 @@ impl<'d, E: Engine> Run<'d, E> {
                         self.dance.commit(cur);
                         if self.dance.solved() {
                             // A solution: a node of its own, as in DLX6.
-                            self.stats.nodes += 1;
+                            self.out.stats.nodes += 1;
                             zsol = TOP;
                             Step::Recover
                         } else {
@@ -650,7 +654,7 @@ impl<'d, E: Engine> Run<'d, E> {
                 Step::Backup => {
                     self.dance.close(best);
                     let level = levels.pop().expect("a level is open");
-                    self.memo.zdd[level.memo as usize] = znode;
+                    self.out.memo.zdd[level.memo as usize] = znode;
                     Step::Backdown
                 }
                 Step::Backdown => match levels.last() {
@@ -666,14 +670,14 @@ impl<'d, E: Engine> Run<'d, E> {
                 Step::Recover => {
                     self.dance.uncommit(cur);
                     if zsol != BOTTOM {
-                        znode = self.make(self.dance.option_of(cur), znode, zsol)?;
+                        znode = self.out.make(self.dance.option_of(cur), znode, zsol)?;
                     }
                     cur = self.dance.next(cur);
                     Step::Advance
                 }
             };
         }
-        self.stats.bytes = self.bytes();
+        self.out.stats.bytes = self.out.bytes();
         Ok(znode)
     }
 }

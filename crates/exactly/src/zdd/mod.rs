@@ -169,10 +169,10 @@ impl<'a, L> ZddBuilder<'a, L> {
             let mut run = multi::MultiRun::new(&shape, &self.limits, self.max_bytes);
             let root = run.search()?;
             return Ok(Zdd {
-                nodes: std::mem::take(&mut run.zdd),
+                nodes: std::mem::take(&mut run.out.zdd),
                 root,
                 num_options: p.num_options(),
-                stats: run.stats,
+                stats: run.out.stats,
                 counts: OnceLock::new(),
             });
         }
@@ -197,7 +197,7 @@ impl<L> ZddBuilder<'_, L> {
     fn run<E: Engine>(&self, engine: &mut E) -> Result<(u32, Vec<ZddNode>, ZddStats), ZddError> {
         let mut run = Run::new(engine, &self.limits, self.max_bytes);
         let root = run.search()?;
-        Ok((root, std::mem::take(&mut run.zdd), run.stats))
+        Ok((root, std::mem::take(&mut run.out.zdd), run.out.stats))
     }
 }
 

@@ -19,9 +19,9 @@
 //! without `x` and those with it are disjoint, and the node `(x, lo, hi)`
 //! joins them, so every solution lies on exactly one path.
 
-use super::build::{check, Memo};
-use super::{ZddError, ZddNode, ZddStats, BOTTOM, TOP};
-use crate::budget::{Budget, Limits};
+use super::build::Diagram;
+use super::{ZddError, BOTTOM, TOP};
+use crate::budget::Limits;
 use crate::problem::{ItemKind, OptionId, Problem};
 
 /// The problem as flat arrays: primary items `0..n1`, secondary items
@@ -247,61 +247,24 @@ enum Entered {
 
 pub(super) struct MultiRun<'s> {
     shape: &'s Shape,
-    budget: Budget,
-    max_bytes: Option<u64>,
-    pub(super) zdd: Vec<ZddNode>,
-    memo: Memo,
-    pub(super) stats: ZddStats,
+    pub(super) out: Diagram,
     key: Vec<u64>,
 }
 
 impl<'s> MultiRun<'s> {
     pub(super) fn new(shape: &'s Shape, limits: &Limits, max_bytes: Option<u64>) -> Self {
-        let mut budget = Budget::new(limits);
-        budget.start();
         MultiRun {
             shape,
-            budget,
-            max_bytes,
-            zdd: Vec::new(),
-            memo: Memo::new(shape.key_words()),
-            stats: ZddStats::default(),
+            out: Diagram::new(limits, max_bytes, shape.key_words()),
             key: Vec::new(),
         }
-    }
-
-    fn bytes(&self) -> u64 {
-        self.memo.bytes(self.zdd.len())
-    }
-
-    fn check(&mut self) -> Result<(), ZddError> {
-        check(
-            &mut self.budget,
-            self.max_bytes,
-            &mut self.stats,
-            &self.memo,
-            self.zdd.len(),
-        )
-    }
-
-    fn make(&mut self, x: u32, lo: u32, hi: u32) -> Result<u32, ZddError> {
-        let r = self.zdd.len() + 2;
-        if r >= u32::MAX as usize {
-            return Err(ZddError::TooManyNodes);
-        }
-        self.zdd.push(ZddNode {
-            option: OptionId::new(x as usize),
-            lo,
-            hi,
-        });
-        Ok(r as u32)
     }
 
     /// Enters a state: its diagram when known (a terminal or a memo hit),
     /// else a frame to work it out.
     fn enter(&mut self, state: Option<State>) -> Result<Entered, ZddError> {
-        self.stats.nodes += 1;
-        self.check()?;
+        self.out.stats.nodes += 1;
+        self.out.check()?;
         let Some(state) = state else {
             return Ok(Entered::Done(BOTTOM));
         };
@@ -309,13 +272,13 @@ impl<'s> MultiRun<'s> {
             return Ok(Entered::Done(TOP));
         };
         state.key(&mut self.key);
-        match self.memo.find_or_insert(&self.key) {
+        match self.out.memo.find_or_insert(&self.key) {
             Ok(z) => {
-                self.stats.hits += 1;
+                self.out.stats.hits += 1;
                 Ok(Entered::Done(z))
             }
             Err(entry) => {
-                self.stats.memos += 1;
+                self.out.stats.memos += 1;
                 Ok(Entered::Open(Frame {
                     state,
                     x,
@@ -333,7 +296,7 @@ impl<'s> MultiRun<'s> {
         let shape = self.shape;
         let mut frames = match self.enter(State::root(shape))? {
             Entered::Done(z) => {
-                self.stats.bytes = self.bytes();
+                self.out.stats.bytes = self.out.bytes();
                 return Ok(z);
             }
             Entered::Open(f) => vec![f],
@@ -348,12 +311,12 @@ impl<'s> MultiRun<'s> {
                     let z = if f.hi == BOTTOM {
                         f.lo
                     } else {
-                        self.make(f.x, f.lo, f.hi)?
+                        self.out.make(OptionId::new(f.x as usize), f.lo, f.hi)?
                     };
-                    self.memo.zdd[f.entry as usize] = z;
+                    self.out.memo.zdd[f.entry as usize] = z;
                     match frames.last_mut() {
                         None => {
-                            self.stats.bytes = self.bytes();
+                            self.out.stats.bytes = self.out.bytes();
                             return Ok(z);
                         }
                         Some(parent) => parent.set(z),

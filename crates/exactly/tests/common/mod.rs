@@ -7,6 +7,57 @@ pub mod multi;
 
 use exactly::{ColorId, Problem, ProblemBuilder};
 use proptest::prelude::*;
+use proptest::test_runner::FileFailurePersistence;
+
+/// Proptest's settings for the differential tests: `cases` cases, and each
+/// failure kept in a `.regressions` file beside the test's source, replayed
+/// first on every run.
+pub fn differential(cases: u32) -> ProptestConfig {
+    ProptestConfig {
+        cases,
+        failure_persistence: Some(Box::new(FileFailurePersistence::WithSource("regressions"))),
+        ..ProptestConfig::default()
+    }
+}
+
+/// A problem whose labels are option indices: primary items `p0, p1, …`
+/// with `bounds` (1:1 is an item covered exactly once), secondary items
+/// `s0, s1, …`, colors `c1` to `c{colors}`, and options of entries
+/// `(item, color)` (items numbered primary first, color 0 for none) with a
+/// cost each.
+pub fn build<'a>(
+    bounds: &[(u32, u32)],
+    secondary: usize,
+    colors: u32,
+    options: impl IntoIterator<Item = (&'a [(usize, u32)], u64)>,
+) -> Problem<usize> {
+    let mut b = ProblemBuilder::new();
+    let mut ids = Vec::new();
+    for (i, &(min, max)) in bounds.iter().enumerate() {
+        let name = format!("p{i}");
+        ids.push(
+            match (min, max) {
+                (1, 1) => b.primary(&name),
+                _ => b.primary_with_bounds(&name, min, max),
+            }
+            .unwrap(),
+        );
+    }
+    for i in 0..secondary {
+        ids.push(b.secondary(&format!("s{i}")).unwrap());
+    }
+    let colors: Vec<ColorId> = (0..=colors)
+        .map(|c| match c {
+            0 => ColorId::NONE,
+            _ => b.color(&format!("c{c}")).unwrap(),
+        })
+        .collect();
+    for (k, (option, cost)) in options.into_iter().enumerate() {
+        let entries = option.iter().map(|&(i, c)| (ids[i], colors[c as usize]));
+        b.add_option_with_cost(k, cost, entries).unwrap();
+    }
+    b.build().unwrap()
+}
 
 /// A problem as plain data: items `0..primary` are primary, the rest up to
 /// `primary + secondary` secondary; an entry is `(item, color)`, color 0 = none.
@@ -20,31 +71,8 @@ pub struct Plain {
 impl Plain {
     /// Builds the engine's problem; labels are option indices.
     pub fn to_problem(&self) -> Problem<usize> {
-        let mut b = ProblemBuilder::new();
-        let mut ids = Vec::new();
-        for i in 0..self.primary {
-            ids.push(b.primary(&format!("p{i}")).unwrap());
-        }
-        for i in 0..self.secondary {
-            ids.push(b.secondary(&format!("s{i}")).unwrap());
-        }
-        let colors: Vec<ColorId> = (0..=4)
-            .map(|c| {
-                if c == 0 {
-                    ColorId::NONE
-                } else {
-                    b.color(&format!("c{c}")).unwrap()
-                }
-            })
-            .collect();
-        for (k, opt) in self.options.iter().enumerate() {
-            let entries: Vec<_> = opt
-                .iter()
-                .map(|&(i, c)| (ids[i], colors[c as usize]))
-                .collect();
-            b.add_option(k, entries).unwrap();
-        }
-        b.build().unwrap()
+        let options = self.options.iter().map(|o| (o.as_slice(), 0));
+        build(&vec![(1, 1); self.primary], self.secondary, 4, options)
     }
 
     /// Every solution, each as a sorted list of option indices, the list sorted.

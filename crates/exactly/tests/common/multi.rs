@@ -2,7 +2,7 @@
 //! tries every subset of options (it shares no code with the engine), and a
 //! random generator of them.
 
-use exactly::{ColorId, Problem, ProblemBuilder};
+use exactly::Problem;
 use proptest::prelude::*;
 
 /// A problem as plain data: primary items with bounds, then secondary
@@ -16,31 +16,8 @@ pub struct Multi {
 
 impl Multi {
     pub fn to_problem(&self) -> Problem<usize> {
-        let mut b = ProblemBuilder::new();
-        let mut ids = Vec::new();
-        for (i, &(min, max)) in self.bounds.iter().enumerate() {
-            ids.push(b.primary_with_bounds(&format!("p{i}"), min, max).unwrap());
-        }
-        for i in 0..self.secondary {
-            ids.push(b.secondary(&format!("s{i}")).unwrap());
-        }
-        let colors: Vec<ColorId> = (0..=3)
-            .map(|c| {
-                if c == 0 {
-                    ColorId::NONE
-                } else {
-                    b.color(&format!("c{c}")).unwrap()
-                }
-            })
-            .collect();
-        for (k, (opt, cost)) in self.options.iter().enumerate() {
-            let entries: Vec<_> = opt
-                .iter()
-                .map(|&(i, c)| (ids[i], colors[c as usize]))
-                .collect();
-            b.add_option_with_cost(k, *cost, entries).unwrap();
-        }
-        b.build().unwrap()
+        let options = self.options.iter().map(|(o, cost)| (o.as_slice(), *cost));
+        super::build(&self.bounds, self.secondary, 3, options)
     }
 
     /// Whether the options in `set` (a bit mask) form a solution.
