@@ -230,7 +230,7 @@ impl Found {
     /// Whether the answer is settled: enough solutions, and no subproblem
     /// unresolved before the last one shown.
     fn settled(&self) -> bool {
-        self.count >= self.max && self.shown.last().is_some_and(|((i, _), _)| *i <= self.low)
+        self.enough_from(self.low)
     }
 
     /// The count and the first two solutions.
