@@ -428,40 +428,30 @@ impl<'p, L> Search<'p, L> {
     #[inline]
     fn exclude(&mut self, o: u32) {
         if self.lists {
-            self.exclude_linked(o);
+            self.exclude_in::<true>(o);
         } else {
-            self.exclude_flat(o);
+            self.exclude_in::<false>(o);
         }
     }
 
-    /// [`exclude`](Self::exclude) in a search without the linked lists:
-    /// one counter per primary item.
+    /// [`exclude`](Self::exclude) with the choice of lists known: one
+    /// counter per primary item, and with `LISTS` (a search by cost) the
+    /// option also leaves its primary items' linked lists. A constant, so
+    /// that each search compiles its own loop without the test.
     #[inline(always)]
-    fn exclude_flat(&mut self, o: u32) {
+    fn exclude_in<const LISTS: bool>(&mut self, o: u32) {
         if !self.available[o as usize] {
             return;
         }
         self.available[o as usize] = false;
         for k in self.primary_of(o) {
             self.available_count[self.option_primary[k] as usize] -= 1;
-        }
-        self.stats.updates += 1;
-        self.trail.push(o);
-    }
-
-    /// [`exclude`](Self::exclude) in a search by cost: the option also
-    /// leaves its primary items' linked lists.
-    fn exclude_linked(&mut self, o: u32) {
-        if !self.available[o as usize] {
-            return;
-        }
-        self.available[o as usize] = false;
-        for k in self.primary_of(o) {
-            self.available_count[self.option_primary[k] as usize] -= 1;
-            let at = self.option_pos[k] as usize;
-            let (prev, next) = (self.link_prev[at], self.link_next[at]);
-            self.link_next[prev] = next;
-            self.link_prev[next] = prev;
+            if LISTS {
+                let at = self.option_pos[k] as usize;
+                let (prev, next) = (self.link_prev[at], self.link_next[at]);
+                self.link_next[prev] = next;
+                self.link_prev[next] = prev;
+            }
         }
         self.stats.updates += 1;
         self.trail.push(o);
@@ -510,7 +500,7 @@ impl<'p, L> Search<'p, L> {
                         let head = self.list.len() + i;
                         let mut k = self.link_next[head];
                         while k != head && u128::from(self.list_cost[k]) < room {
-                            self.exclude_linked(self.list[k].0);
+                            self.exclude_in::<true>(self.list[k].0);
                             k = self.link_next[k];
                         }
                     } else {
@@ -518,7 +508,7 @@ impl<'p, L> Search<'p, L> {
                             if u128::from(self.list_cost[k]) >= room {
                                 break;
                             }
-                            self.exclude_flat(self.list[k].0);
+                            self.exclude_in::<false>(self.list[k].0);
                         }
                     }
                     // Leave the live items: swap with the last one.
