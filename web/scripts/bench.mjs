@@ -9,9 +9,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ROOT, DATA, openPage } from "../tests/harness.mjs";
 
-// Repeats: the first runs are slower while V8 compiles the engine's hot
-// functions with its optimizing tier.
+// Timed pairs per task.
 const REPEAT = Number(process.env.BENCH_REPEAT ?? 5);
+// Before its timed pairs, each task runs untimed for at least this long:
+// V8 first runs the engine as its baseline compiler made it, and moves the
+// hot functions to its optimizing compiler while they run (a batch of 190
+// sudokus took about 100 ms cold and 30 ms after a second of this).
+const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? 2000);
 
 // $EXACTLY_BIN: a release CLI already built (skips the build).
 let exe = process.env.EXACTLY_BIN;
@@ -78,6 +82,9 @@ const median = (xs) => {
  * median of the pairs' ratios.
  */
 async function interleaved(webRun, nativeRun) {
+  const cold = await webRun();
+  for (let spent = cold; spent < WARMUP_MS; ) spent += await webRun();
+  await nativeRun();
   const w = [];
   const n = [];
   for (let i = 0; i < REPEAT; i++) {
@@ -87,6 +94,7 @@ async function interleaved(webRun, nativeRun) {
   const wall = (xs) => xs.map((x) => x.wall);
   const cpu = (xs) => xs.map((x) => x.cpu);
   return {
+    cold,
     web: Math.min(...wall(w)),
     native: Math.min(...wall(n)),
     ratio: median(w.map((x, i) => n[i].wall / x.wall)),
@@ -166,13 +174,17 @@ try {
   rows.push([`sudoku: ${puzzles} puzzles from ${sudokuFile.split("/").pop()}`, sudoku]);
 
   console.log(
-    `${REPEAT} pairs taking turns; wall time of the request in the page (Web Worker, wasm: posted to answered) ` +
-      "and of the native process (--threads 1); best of each, and the median of the pairs' ratios",
+    `${REPEAT} pairs taking turns, after ${WARMUP_MS} ms of untimed requests a task; wall time of the request in the page ` +
+      "(Web Worker, wasm: posted to answered) and of the native process (--threads 1); best of each, and the median " +
+      "of the pairs' ratios; cold: the page's first request of the task",
   );
-  console.log("task".padEnd(44) + "browser".padStart(12) + "native".padStart(12) + "  best/best" + "  median ratio");
+  console.log(
+    "task".padEnd(44) + "cold".padStart(10) + "browser".padStart(12) + "native".padStart(12) + "  best/best" + "  median ratio",
+  );
   for (const [name, r] of rows) {
     console.log(
       name.padEnd(44) +
+        `${r.cold.toFixed(0)} ms`.padStart(10) +
         `${r.web.toFixed(0)} ms`.padStart(12) +
         `${r.native.toFixed(0)} ms`.padStart(12) +
         `${(r.native / r.web).toFixed(2)}x`.padStart(11) +
@@ -182,7 +194,7 @@ try {
   console.log("CPU time, median (Linux /proc: the browser's processes, and the native process; 10 ms ticks)");
   for (const [name, r] of rows) {
     console.log(
-      name.padEnd(44) +
+      name.padEnd(54) +
         `${r.webCpu.toFixed(0)} ms`.padStart(12) +
         `${r.nativeCpu.toFixed(0)} ms`.padStart(12) +
         `${(r.nativeCpu / r.webCpu).toFixed(2)}x`.padStart(11),

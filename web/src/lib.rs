@@ -39,7 +39,7 @@ use exactly::format::parse_dlx;
 use exactly::multi::{CostSolver, CostedSolution, MultiSolver};
 use exactly::{Limits, OptionId, Outcome, Problem, Solver, StopReason, TraceEvent};
 use exactly_puzzles::sudoku::{self, Rules, SudokuError};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 #[link(wasm_import_module = "env")]
@@ -90,7 +90,7 @@ pub extern "C" fn alloc(len: usize) -> *mut u8 {
 pub unsafe extern "C" fn request(ptr: *mut u8, len: usize) -> usize {
     // SAFETY: the caller passes back a box made by `alloc` with this length.
     let bytes: Box<[u8]> = unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, len)) };
-    let answer = handle(&bytes).to_string().into_bytes();
+    let answer = handle(&bytes).into_bytes();
     let n = answer.len();
     OUTPUT.with(|o| *o.borrow_mut() = answer);
     n
@@ -148,11 +148,12 @@ struct SudokuRequest {
     jigsaw: bool,
 }
 
-fn handle(bytes: &[u8]) -> Value {
+/// The answer to a request, as JSON text.
+fn handle(bytes: &[u8]) -> String {
     exactly::time::set_clock(now);
     let request: Request = match serde_json::from_slice(bytes) {
         Ok(r) => r,
-        Err(e) => return json!({ "fatal": format!("bad request: {e}") }),
+        Err(e) => return json!({ "fatal": format!("bad request: {e}") }).to_string(),
     };
     let result = match request {
         Request::Count { text } => count(&text),
@@ -160,10 +161,12 @@ fn handle(bytes: &[u8]) -> Value {
         Request::ListStart { text } => list_start(&text),
         Request::ListNext { n } => Ok(list_next(n)),
         Request::Trace { text, max_nodes } => trace(&text, max_nodes.unwrap_or(MAX_TRACE_NODES)),
-        Request::Sudoku(r) => Ok(solve_sudoku(&r)),
+        // A batch's records are written straight to text, with no tree of
+        // values in between: most of a batch's time outside the solves.
+        Request::Sudoku(r) => return solve_sudoku(&r),
         Request::Regions { text } => Ok(read_regions(&text)),
     };
-    result.unwrap_or_else(|e| e)
+    result.unwrap_or_else(|e| e).to_string()
 }
 
 /// Parses a DLX problem, or the error answer.
@@ -236,18 +239,36 @@ fn count(text: &str) -> Result<Value, Value> {
             "engine": "multiplicities",
         }));
     }
+    // The count runs in slices of COUNT_SLICE nodes, each a new call of the
+    // search: the browser first runs the engine as its baseline compiler
+    // made it and moves a hot function to its optimizing compiler only for
+    // the function's next call, so one call that counts for seconds would
+    // run unoptimized to the end.
     let mut solver = Solver::new(&problem).on_progress(PROGRESS_INTERVAL, report);
-    let c = solver.count();
+    let mut solutions = 0u128;
+    let mut until = 0u64;
+    let outcome = loop {
+        until = until.saturating_add(COUNT_SLICE);
+        solver = solver.limits(Limits::default().max_nodes(until));
+        let c = solver.count();
+        solutions += c.solutions;
+        if c.outcome != Outcome::Stopped(StopReason::NodeLimit) || until == u64::MAX {
+            break c.outcome;
+        }
+    };
     let stats = solver.stats();
     Ok(json!({
         "info": info(&problem),
-        "count": c.solutions.to_string(),
-        "outcome": outcome_word(c.outcome),
+        "count": solutions.to_string(),
+        "outcome": outcome_word(outcome),
         "nodes": stats.nodes,
         "ms": now() - start,
         "engine": format!("{:?}", stats.engine),
     }))
 }
+
+/// The nodes a count searches in one call (see [`count`]): about 50 ms.
+const COUNT_SLICE: u64 = 1 << 18;
 
 /// The most costs `min_cost` keeps.
 const MAX_BEST: usize = 1000;
@@ -579,8 +600,74 @@ fn read_regions(text: &str) -> Value {
     }
 }
 
-fn solve_sudoku(r: &SudokuRequest) -> Value {
-    let invalid = |error: String| json!({ "records": [ { "line": 1, "verdict": "invalid", "error": error } ], "total": 1 });
+/// The answer to a sudoku request: its records, up to the limit, and how
+/// many the text held.
+#[derive(Serialize)]
+struct SudokuAnswer {
+    records: Vec<SudokuRecord>,
+    total: usize,
+}
+
+/// One record of a sudoku request. The grids are the cells' values (0:
+/// empty) in reading order; `text` and `second_text` are the solutions as
+/// one line in the record's own symbols.
+#[derive(Default, Serialize)]
+struct SudokuRecord {
+    line: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    size: Option<usize>,
+    #[serde(rename = "box", skip_serializing_if = "Option::is_none")]
+    shape: Option<[usize; 2]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    givens: Option<Vec<u8>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    symbols: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    regions: Option<Vec<usize>>,
+    verdict: &'static str,
+    /// The two clashing cells, `[row, col]` from 0.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    clash: Option<[[usize; 2]; 2]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    count: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    nodes: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ms: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    solution: Option<Vec<u8>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    text: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    second: Option<Vec<u8>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    second_text: Option<String>,
+}
+
+impl SudokuRecord {
+    fn invalid(line: usize, error: String) -> SudokuRecord {
+        SudokuRecord {
+            line,
+            verdict: "invalid",
+            error: Some(error),
+            ..SudokuRecord::default()
+        }
+    }
+}
+
+fn solve_sudoku(r: &SudokuRequest) -> String {
+    let text = |answer: &SudokuAnswer| {
+        serde_json::to_string(answer)
+            .unwrap_or_else(|e| json!({ "fatal": e.to_string() }).to_string())
+    };
+    let invalid = |error: String| {
+        text(&SudokuAnswer {
+            records: vec![SudokuRecord::invalid(1, error)],
+            total: 1,
+        })
+    };
     let mut shape = match r.shape.map(|(a, b)| sudoku::Shape::new(a, b)).transpose() {
         Ok(s) => s,
         Err(e) => return invalid(e.to_string()),
@@ -623,17 +710,17 @@ fn solve_sudoku(r: &SudokuRequest) -> Value {
         .iter()
         .map(|t| t.as_ref().map(sudoku::Template::solver))
         .collect();
-    let out: Vec<Value> = records
+    let out: Vec<SudokuRecord> = records
         .into_iter()
         .map(|record| {
             let line = record.line;
             let puzzle = match record.puzzle {
                 Ok(p) => p,
                 Err(e) => {
-                    let mut v = json!({ "line": line, "verdict": "invalid", "error": sudoku_error(line, &e) });
+                    let mut v = SudokuRecord::invalid(line, sudoku_error(line, &e));
                     if let SudokuError::Clash { first, second, .. } = &e {
                         if let (Some(a), Some(b)) = (cell_of(first), cell_of(second)) {
-                            v["clash"] = json!([a, b]);
+                            v.clash = Some([[a.0, a.1], [b.0, b.1]]);
                         }
                     }
                     return v;
@@ -650,59 +737,63 @@ fn solve_sudoku(r: &SudokuRequest) -> Value {
                 ..puzzle.style
             };
             let one_line = |g: &sudoku::Grid| line_style.format(g).trim_end().to_string();
-            let symbols: Vec<String> = (1..=grid.size())
-                .map(|v| puzzle.style.symbol(v as u8, grid.size()))
-                .collect();
-            let base = json!({
-                "line": line,
-                "size": grid.size(),
-                "box": [shape.box_rows(), shape.box_cols()],
-                "givens": grid.cells(),
-                "symbols": symbols,
-            });
-            let mut v = base;
-            if let Some(g) = &rules.regions {
-                v["regions"] = json!(region_cells(g));
-            }
+            let mut v = SudokuRecord {
+                line,
+                size: Some(grid.size()),
+                shape: Some([shape.box_rows(), shape.box_cols()]),
+                givens: Some(grid.cells().to_vec()),
+                symbols: Some(
+                    (1..=grid.size())
+                        .map(|v| puzzle.style.symbol(v as u8, grid.size()))
+                        .collect(),
+                ),
+                regions: rules.regions.as_ref().map(region_cells),
+                ..SudokuRecord::default()
+            };
             if let Some(c) = grid.clash_with(&rules) {
-                v["verdict"] = json!("invalid");
-                v["clash"] = json!([[c.first.0, c.first.1], [c.second.0, c.second.1]]);
-                v["error"] = json!(sudoku_error(
+                v.verdict = "invalid";
+                v.clash = Some([[c.first.0, c.first.1], [c.second.0, c.second.1]]);
+                v.error = Some(sudoku_error(
                     line,
                     &SudokuError::Clash {
                         first: cell(c.first),
                         second: cell(c.second),
                         symbol: puzzle.style.symbol(c.value, grid.size()),
-                    }
+                    },
                 ));
                 return v;
             }
             let start = now();
-            let slot = shapes.iter().position(|&s| s == shape && puzzle.regions.is_none());
+            let slot = shapes
+                .iter()
+                .position(|&s| s == shape && puzzle.regions.is_none());
             let answer = match slot.and_then(|i| solvers[i].as_mut()) {
                 Some(solver) => solver.solve(grid, max),
                 None => sudoku::solve_with(grid, max, &rules),
             };
             match answer {
                 Ok(a) => {
-                    v["verdict"] = json!(a.verdict.word());
-                    v["count"] = json!(a.count);
-                    v["nodes"] = json!(a.nodes);
-                    v["ms"] = json!(now() - start);
-                    v["solution"] = json!(a.solution.as_ref().map(|g| g.cells()));
-                    v["text"] = json!(a.solution.as_ref().map(one_line));
-                    v["second"] = json!(a.second.as_ref().map(|g| g.cells()));
-                    v["second_text"] = json!(a.second.as_ref().map(one_line));
+                    v.verdict = a.verdict.word();
+                    v.count = Some(a.count);
+                    v.nodes = Some(a.nodes);
+                    v.ms = Some(now() - start);
+                    v.solution = a.solution.as_ref().map(|g| g.cells().to_vec());
+                    v.text = a.solution.as_ref().map(one_line);
+                    v.second = a.second.as_ref().map(|g| g.cells().to_vec());
+                    v.second_text = a.second.as_ref().map(one_line);
                 }
                 Err(e) => {
-                    v["verdict"] = json!("invalid");
-                    v["error"] = json!(sudoku_error(line, &e));
+                    v.verdict = "invalid";
+                    v.error = Some(sudoku_error(line, &e));
                 }
             }
             v
         })
         .collect();
-    json!({ "records": out, "total": total })
+    text(&SudokuAnswer {
+        records: out,
+        total,
+    })
 }
 
 /// A cell's name as the CLI writes it: `r1c1`.
