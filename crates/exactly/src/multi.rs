@@ -90,7 +90,9 @@ use crate::budget::{Budget, Limits, Outcome, StopReason};
 use crate::problem::{ColorId, ItemKind, OptionId, Problem};
 use crate::solver::{Count, Progress, Solution, Stats};
 
+mod bound;
 mod solvers;
+use bound::{classes, NO_CLASS};
 pub use solvers::{CostSolver, CostedSolution, MultiSolver};
 
 /// One level of the search.
@@ -740,112 +742,6 @@ impl<'p, L> Search<'p, L> {
         Ok((best, sum, terms))
     }
 
-    /// The taxes bound: class by class, each item of `items` (the live
-    /// items with a class and a deficit) is taxed the least *residual cost*
-    /// of its available options that cost less than `room`, an option's
-    /// residual cost being its cost less the taxes of its items in earlier
-    /// classes; returns the sum of each item's deficit times its tax.
-    /// The taxes of an option's items never exceed its cost (the items of a
-    /// class share no option), so they are a feasible solution of the dual
-    /// of the covering problem's linear relaxation, and the sum bounds the
-    /// cost of any completion that uses options cheaper than `room`.
-    fn taxes(&mut self, items: &[u32], room: u128, reverse: bool) -> u128 {
-        let heads = self.list.len();
-        // A cost fits below `room` when it is at most `fits` (`room > 0`).
-        let fits = u64::try_from(room.saturating_sub(1)).unwrap_or(u64::MAX);
-        let mut total = 0u128;
-        // Per class its largest tax, and their sum: the most the taxes of
-        // an option's items add up to.
-        let mut class_most = [0u64; CLASSES];
-        let mut taxed_most = 0u64;
-        for &i in items {
-            self.tax[i as usize] = 0;
-        }
-        for step in 0..CLASSES {
-            let class = if reverse { CLASSES - 1 - step } else { step } as u8;
-            for &i in items {
-                let iu = i as usize;
-                if self.class[iu] != class {
-                    continue;
-                }
-                let head = heads + iu;
-                let mut at = self.link_next[head];
-                let mut least = u64::MAX;
-                while at != head {
-                    let cost = self.list_cost[at];
-                    if cost > fits || cost >= least.saturating_add(taxed_most) {
-                        break;
-                    }
-                    let o = self.list[at].0;
-                    let mut paid = 0u64;
-                    for k in self.primary_of(o) {
-                        paid = paid.saturating_add(self.tax[self.option_primary[k] as usize]);
-                    }
-                    // The taxes of the option's items never exceed its cost.
-                    least = least.min(cost.saturating_sub(paid));
-                    if least == 0 {
-                        break;
-                    }
-                    at = self.link_next[at];
-                }
-                if least == u64::MAX {
-                    // No option fits below `room`: nothing completes.
-                    return u128::MAX;
-                }
-                if least == 0 {
-                    continue;
-                }
-                self.tax[iu] = least;
-                let c = class as usize;
-                if least > class_most[c] {
-                    taxed_most = taxed_most.saturating_add(least - class_most[c]);
-                    class_most[c] = least;
-                }
-                let d = self.need[iu].saturating_sub(self.covered[iu]);
-                total += u128::from(d) * u128::from(least);
-                if total >= room {
-                    // The bound cuts already.
-                    return total;
-                }
-            }
-        }
-        total
-    }
-
-    /// Excludes, below the node, the options of `items` whose reduced cost
-    /// (their cost less the taxes of their items, as the last call of
-    /// [`taxes`](Self::taxes) left them) is at least `slack`, `room` less
-    /// that call's sum: a completion that chooses such an option costs at
-    /// least the sum plus its reduced cost, so reaches `room`.
-    fn fix(&mut self, items: &[u32], room: u128, slack: u128) {
-        let heads = self.list.len();
-        let fits = u64::try_from(room.saturating_sub(1)).unwrap_or(u64::MAX);
-        for &i in items {
-            let head = heads + i as usize;
-            let mut at = self.link_next[head];
-            while at != head {
-                let cost = self.list_cost[at];
-                if cost > fits {
-                    break;
-                }
-                if u128::from(cost) < slack {
-                    // Its reduced cost is at most its cost.
-                    at = self.link_next[at];
-                    continue;
-                }
-                let o = self.list[at].0;
-                let mut paid = 0u64;
-                for k in self.primary_of(o) {
-                    paid = paid.saturating_add(self.tax[self.option_primary[k] as usize]);
-                }
-                if u128::from(cost.saturating_sub(paid)) >= slack {
-                    self.exclude(o);
-                }
-                at = self.link_next[at];
-            }
-        }
-    }
-
     /// The item to branch on, `Ok(None)` at a solution, `Err(())` at a dead end.
     fn choose_item(&self) -> Result<Option<(u32, u32, bool)>, ()> {
         let mut best: Option<(u32, u32, bool)> = None;
@@ -1046,38 +942,4 @@ impl<'p, L> Search<'p, L> {
             }
         }
     }
-}
-
-/// The most classes of items the cost bound keeps.
-const CLASSES: usize = 4;
-/// The class of an item in none.
-const NO_CLASS: u8 = u8::MAX;
-
-/// Classes of primary items for the cost bound, greedily in declaration
-/// order: an item joins the first of the [`CLASSES`] classes none of whose
-/// items shares an option with it, or none. A solution covers the items of
-/// a class with distinct options, so the sum over a class of each item's
-/// deficit times its cheapest available option is a lower bound on the
-/// cost still to pay (rows, and columns, in n queens).
-fn classes<L>(problem: &Problem<L>, primary: &[u32]) -> Vec<u8> {
-    let mut class = vec![NO_CLASS; problem.num_items()];
-    // Per class and option: whether an item of the class has the option.
-    let mut taken = vec![vec![false; problem.num_options()]; CLASSES];
-    let mut options_of: Vec<Vec<u32>> = vec![Vec::new(); problem.num_items()];
-    for o in problem.option_ids() {
-        for e in problem.option(o) {
-            options_of[e.item.index()].push(o.0);
-        }
-    }
-    for &i in primary {
-        let options = &options_of[i as usize];
-        if let Some(c) = (0..CLASSES).find(|&c| options.iter().all(|&o| !taken[c][o as usize])) {
-            for &o in options {
-                taken[c][o as usize] = true;
-            }
-            // Below `CLASSES`, which fits in `u8`.
-            class[i as usize] = c as u8;
-        }
-    }
-    class
 }
