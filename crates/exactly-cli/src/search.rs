@@ -302,6 +302,27 @@ pub fn print_iterations(iterations: impl std::fmt::Display, format: StatsFormat)
     });
 }
 
+/// Rejects what a search across MPI ranks would not keep: a trace or
+/// progress (one plain search), and budgets and a seed (each rank runs its
+/// own searches on its share of the subproblems).
+pub fn check_mpi_args(args: &SearchArgs) -> anyhow::Result<()> {
+    if traced(args) || args.report_every.is_some() {
+        anyhow::bail!(
+            "--trace, --trace-levels, --profile and --report-every need one plain search, not --mpi"
+        );
+    }
+    if args.limit.is_some()
+        || args.timeout.is_some()
+        || args.max_nodes.is_some()
+        || args.seed.is_some()
+    {
+        anyhow::bail!(
+            "--limit, --timeout, --max-nodes and --seed are not kept across MPI ranks: leave them out with --mpi, or search without --mpi"
+        );
+    }
+    Ok(())
+}
+
 /// Rejects the options that only the exact-cover solver has.
 pub fn check_multi_args(args: &SearchArgs) -> anyhow::Result<()> {
     if args.report_every.is_some() {

@@ -283,6 +283,40 @@ fn solve_on_threads_finds_the_same_solutions() {
 }
 
 #[test]
+fn mpi_refuses_what_its_ranks_would_not_keep() {
+    // Checked before the build's MPI support is: the same refusal with or
+    // without the `mpi` feature.
+    for command in ["count", "solve"] {
+        for flag in [
+            &["--limit", "1"][..],
+            &["--timeout", "5"],
+            &["--max-nodes", "10"],
+            &["--seed", "3"],
+        ] {
+            let args = [
+                &[command, "--mpi"][..],
+                flag,
+                &["testdata/knuth-example.dlx"],
+            ]
+            .concat();
+            let (status, out, err) = run(&args, b"");
+            assert_eq!(status, Some(2), "{args:?}");
+            assert!(out.is_empty(), "{args:?}: {out}");
+            assert!(
+                err.contains(flag[0]) && err.contains("MPI ranks"),
+                "{args:?}: {err}"
+            );
+        }
+        let (status, _, err) = run(
+            &[command, "--mpi", "--trace", "testdata/knuth-example.dlx"],
+            b"",
+        );
+        assert_eq!(status, Some(2));
+        assert!(err.contains("one plain search"), "{err}");
+    }
+}
+
+#[test]
 fn splitting_commands_refuse_multiplicities() {
     for args in [
         &["estimate", "testdata/queens-dominate-8.dlx"][..],

@@ -26,11 +26,7 @@ pub fn run(args: &CountArgs) -> anyhow::Result<Status> {
         }
     }
     if args.mpi {
-        if search::traced(&args.search) || args.search.report_every.is_some() {
-            anyhow::bail!(
-                "--trace, --trace-levels, --profile and --report-every need one plain search, not --mpi"
-            );
-        }
+        search::check_mpi_args(&args.search)?;
         #[cfg(feature = "mpi")]
         return super::mpi::count(args, &input.problem);
         #[cfg(not(feature = "mpi"))]

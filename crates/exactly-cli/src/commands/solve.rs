@@ -28,11 +28,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<Status> {
         }
     }
     if args.mpi {
-        if search::traced(&args.search) || args.search.report_every.is_some() {
-            anyhow::bail!(
-                "--trace, --trace-levels, --profile and --report-every need one plain search, not --mpi"
-            );
-        }
+        search::check_mpi_args(&args.search)?;
         #[cfg(feature = "mpi")]
         return super::mpi::solve(args, &input);
         #[cfg(not(feature = "mpi"))]
