@@ -455,8 +455,8 @@ pub struct SearchArgs {
     #[arg(long)]
     pub profile: bool,
 
-    /// Search representation: dancing links, dancing cells, bitsets, or
-    /// chosen by the problem's shape. All explore the same tree.
+    /// Search representation: dancing links, dancing cells, bitsets, item
+    /// masks, or chosen by the problem's shape. All explore the same tree.
     #[arg(long, value_enum, value_name = "ENGINE", default_value_t = EngineArg::Auto)]
     pub engine: EngineArg,
 }

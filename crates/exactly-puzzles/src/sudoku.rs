@@ -45,10 +45,13 @@
 //! `exactly::format::write_dlx(&sudoku::encode(&grid)?, out)`.
 //!
 //! The code is split by concern: the grid model (`grid.rs`), the encoding
-//! (`encode.rs`), one puzzle's search and its checks (`solve.rs`),
-//! templates for batches (`template.rs`), one puzzle split across threads
-//! and a batch across threads (`parallel.rs`), target sudoku
-//! (`target.rs`), and the text forms (`text.rs`).
+//! (`encode.rs`) and the whole matrix in Knuth's format (`knuth.rs`), one
+//! puzzle's search and its checks (`solve.rs`), templates for batches
+//! (`template.rs`), one puzzle split across threads and a batch across
+//! threads (`parallel.rs`), target sudoku (`target.rs`), new puzzles
+//! (`generate.rs`), the human-style solver and its ratings (`logic/`),
+//! the text forms (`text/`), and the readers' invariants shared with the
+//! fuzz targets (`check.rs`).
 //!
 //! # Input format
 //!

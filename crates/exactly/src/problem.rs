@@ -474,8 +474,8 @@ pub struct ProblemBuilder<L = String> {
     items: Vec<ItemInfo>,
     names: Names,
     /// The items, found by the hash of their names (which `items` holds).
-    /// PERF: one allocation per item and a fast hash; building the 25x25
-    /// sudoku template spent a third of its time in a `HashMap<String, _>`.
+    /// PERF: one allocation per item and a fast hash, not a
+    /// `HashMap<String, _>` (DESIGN.md, "Measurements", code-level choices).
     by_name: HashTable<ItemId>,
     colors: Vec<String>,
     color_by_name: HashMap<String, ColorId>,

@@ -1,5 +1,6 @@
-//! Unchecked indexing for the search's hot loops: the only `unsafe` in the
-//! crate.
+//! Unchecked indexing for the search's hot loops. With the two calls in
+//! `solver/search.rs` into searches compiled for the CPU's features, the
+//! only `unsafe` in the crate (DESIGN.md, "Safety").
 //!
 //! PERF: `cargo run --release -p exactly --example count` on
 //! testdata/pentomino-6x10.dlx, and the benchmark in `bench/` on every

@@ -288,8 +288,8 @@ fn matrix_within(
 }
 
 /// Appends `k` in decimal.
-/// PERF: item names without `write!` made encoding a nearly full 25x25
-/// grid a quarter faster.
+/// PERF: faster than `write!` (DESIGN.md, "Measurements", code-level
+/// choices).
 fn push_number(name: &mut String, k: usize) {
     if k >= 10 {
         push_number(name, k / 10);

@@ -303,9 +303,9 @@ impl Grid {
     /// Whether two givens may clash: false when each unit holds each value
     /// at most once, found with one mask of values per unit (no cells
     /// noted, nothing allocated), which is all a valid puzzle needs.
-    /// PERF: [`Grid::clash_with`] noted the cell of every given in a table
-    /// it allocated, about 8,300 instructions a top1465 puzzle (callgrind);
-    /// with this check first, about 4,000.
+    /// PERF: [`Grid::clash_with`] notes the cell of every given in a table
+    /// it allocates; this check first halves the instructions (DESIGN.md,
+    /// "Measurements", code-level choices).
     fn may_clash(&self, rules: &Rules) -> bool {
         let n = self.size();
         if n > Shape::MAX_SIZE || self.cells.len() != n * n {

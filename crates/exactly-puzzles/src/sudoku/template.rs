@@ -120,8 +120,8 @@ impl Template {
 /// Solves puzzles on a [`Template`], reusing one search structure.
 ///
 /// Encoding the empty grid and building its search structure costs about
-/// as much as doing so for puzzles whose open parts add up to it (about
-/// 1,300 instructions an option either way, 9x9). A solver therefore
+/// as much as doing so for puzzles whose open parts add up to it (the same
+/// per option either way). A solver therefore
 /// first encodes each puzzle on its own (only its open cells and units);
 /// once the options it encoded that way reach a third of the template's,
 /// it switches to the template for good, solving each puzzle by committing
@@ -129,9 +129,7 @@ impl Template {
 /// the template, a few easy 16x16 or 25x25 puzzles neither, and a batch
 /// pays at most a third more than the template itself: the third, rather
 /// than the break-even point, because a second puzzle mostly means many
-/// more.
-/// PERF: against switching at the break-even point, the first run of
-/// top95 took 0.9 million instructions fewer (of 19 million).
+/// more (DESIGN.md, "Four representations", has the measured costs).
 pub struct TemplateSolver<'t> {
     template: &'t Template,
     /// On the template's problem, once in use.

@@ -276,9 +276,8 @@ impl Bits {
 /// over words unroll and keep the words in registers. The search runs on
 /// it for up to eight words of options and one of items
 /// ([`dispatch`]).
-/// PERF: `exactly count --threads 1` under callgrind: langford-11 (3 words)
-/// in 176M instructions instead of 336M with the word counts read at run
-/// time, queens-12 in 127M instead of 241M (DESIGN.md, bitsets).
+/// PERF: about half the instructions of the word counts read at run time
+/// (DESIGN.md, "Four representations").
 pub(crate) struct Fixed<'a, const W: usize, const WI: usize>(pub &'a mut Bits);
 
 /// Evaluates `$search` with `$s` bound to `$bits` (a `&mut Bits`) seen as

@@ -109,7 +109,8 @@ cell!(u128, 64);
 
 /// Items of 16 options or fewer; the entries of [`Masks::others`] hold the
 /// mask to apply themselves, so the item index must fit 16 bits.
-/// PERF: two instructions fewer per entry (of about 13).
+/// PERF: fewer instructions per entry (DESIGN.md, "Measurements",
+/// code-level choices).
 impl Cell for u32 {
     const BITS: u32 = 16;
     #[inline(always)]

@@ -16,8 +16,8 @@ use crate::repr::{fraction, next_random, Backend, Frame, NodeChange, Structure};
 /// plain search otherwise.
 /// PERF: `search` is inlined into a function with the features rather
 /// than called from a closure there: once the closure was left out of
-/// line (one codegen unit), the search ran without the features and
-/// item masks were nearly half as fast (DESIGN.md, "Safety").
+/// line (one codegen unit), the search ran without the features
+/// (DESIGN.md, "Safety", has the cost).
 macro_rules! with_features {
     ($(#[$doc:meta])* $name:ident, $has:ident, $features:literal) => {
         $(#[$doc])*

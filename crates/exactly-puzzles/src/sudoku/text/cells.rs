@@ -270,8 +270,8 @@ pub(super) fn read_numbers(
 /// side by side, which is what [`line_tokens`] and [`read_cells`] make of
 /// it (the digits as [`Symbols::Digits`]). `None` for any other line (a
 /// line of dashes only, a rule, is left to the caller's checks first).
-/// PERF: on top1465 (callgrind) the reader took about 37,000 instructions
-/// a line with tokens, about 11,000 this way (the clash check included).
+/// PERF: a third of the instructions of the tokens' way (DESIGN.md,
+/// "Measurements", code-level choices).
 pub(super) fn quick_line(
     line: &str,
     reader: &Reader,
