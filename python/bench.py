@@ -12,7 +12,10 @@ Inputs: queens-12 (generated), langford-11 and 6x10 pentominoes with the
 symmetry broken (testdata/), counted; top95 (python/tests/data), first
 solutions. Peers: xcover 0.2.6 (dancing cells compiled by numba),
 exact-cover (C; no secondary items, so not on queens), and a pure-Python
-dictionary Algorithm X written here. The last table is the Python
+dictionary Algorithm X written here. The summary's ratios come from
+rounds that take turns (exactly, then each compiled peer): the median of
+the rounds' ratios, which a passing load sways less than a ratio of two
+separate medians. The last table is the Python
 overhead over `exactly count --threads 1` (the whole CLI process), which
 needs `cargo build --release -p exactly-cli` first (or --cli PATH).
 """
@@ -194,6 +197,30 @@ def best_time(f, repeat, warm=True, wall=False):
     return statistics.median(times), result
 
 
+def paired(first, others, repeat, wall=False):
+    """The ratio of the fastest of `others`' times to `first`'s (exactly's,
+    against its peers), timed in `repeat` rounds that take turns (`first`,
+    then each of `others`), after one warm-up round: the median of the
+    rounds' ratios. A load that comes and goes falls on both sides of a
+    round alike, where separate medians can catch it on one side only."""
+    clock = time.perf_counter if wall or not CPU else cpu_clock
+    first()
+    for f in others:
+        f()
+    ratios = []
+    for _ in range(repeat):
+        t = clock()
+        first()
+        mine = clock() - t
+        theirs = []
+        for f in others:
+            t = clock()
+            f()
+            theirs.append(clock() - t)
+        ratios.append(min(theirs) / mine)
+    return statistics.median(ratios)
+
+
 def row(name, seconds, base, note=""):
     if seconds is None:
         print(f"  {name:<28} {'-':>10}  {note}")
@@ -259,11 +286,17 @@ def main() -> None:
             row("exactly, 1 thread", t1, t1, f"{n} solutions")
             row(f"exactly, {cores} threads", tn, t1)
             peers = {}
+            compiled = []  # the compiled peers' runs, for the paired ratios
             if xcover:
                 opts, prim, sec = inst.options, inst.primary, inst.secondary
-                t, m = best_time(lambda: sum(1 for _ in xcover.covers(opts, primary=prim, secondary=sec)), args.repeat)
+
+                def run_xcover(opts=opts, prim=prim, sec=sec):
+                    return sum(1 for _ in xcover.covers(opts, primary=prim, secondary=sec))
+
+                t, m = best_time(run_xcover, args.repeat)
                 assert m == n, (m, n)
                 peers["xcover"] = t
+                compiled.append(run_xcover)
                 row("xcover", t, t1)
             if exact_cover and not inst.secondary:
                 items = {i: k for k, i in enumerate(inst.primary)}
@@ -271,9 +304,14 @@ def main() -> None:
                 for r, o in enumerate(inst.options):
                     for i in o:
                         matrix[r, items[i]] = True
-                t, m = best_time(lambda: int(exact_cover.get_solution_count(matrix)), args.repeat)
+
+                def run_exact_cover(matrix=matrix):
+                    return int(exact_cover.get_solution_count(matrix))
+
+                t, m = best_time(run_exact_cover, args.repeat)
                 assert m == n, (m, n)
                 peers["exact-cover"] = t
+                compiled.append(run_exact_cover)
                 row("exact-cover", t, t1)
             elif exact_cover:
                 row("exact-cover", None, t1, "no secondary items")
@@ -282,7 +320,10 @@ def main() -> None:
                 assert m == n, (m, n)
                 peers["dict Algorithm X"] = t
                 row("dict Algorithm X (Python)", t, t1)
-            if peers:
+            if compiled:
+                one_thread_ratios[inst.name] = paired(lambda: p.count(threads=1), compiled, args.repeat)
+                many_ratios[inst.name] = paired(lambda: p.count(), compiled, args.repeat, wall=True)
+            elif peers:
                 fastest = min(peers.values())
                 one_thread_ratios[inst.name] = fastest / t1
                 many_ratios[inst.name] = fastest / tn
@@ -292,7 +333,13 @@ def main() -> None:
                 cli, out = best_time(lambda: subprocess.run(cmd, capture_output=True, text=True).stdout.strip(), args.repeat)
                 assert out == str(n), (out, n)
                 py, _ = best_time(lambda: exactly.Problem.read(inst.path).count(threads=1), args.repeat)
-                overhead.append((inst.name, cli, py))
+                # The same two, taking turns: Python's time over the CLI's.
+                ratio = paired(
+                    lambda: subprocess.run(cmd, capture_output=True, check=True),
+                    [lambda: exactly.Problem.read(inst.path).count(threads=1)],
+                    args.repeat,
+                )
+                overhead.append((inst.name, cli, py, ratio))
 
         if only is None or "top95" in only:
             print("\ntop95: first solutions (95 puzzles)")
@@ -311,9 +358,19 @@ def main() -> None:
             row(f"exactly sudoku, {cores} threads", tn, t1, "uniqueness checked too")
             fast1 = min(t1, ts)
             peers = {}
+            compiled = []
+
+            def run_sudoku(threads=None):
+                return [a.verdict for a in sudoku.solve_many(puzzles, threads=threads)]
+
             if xcover:
-                t, _ = best_time(lambda: [len(next(xcover.covers(o, primary=i))) for o, i in encoded], args.repeat)
+
+                def run_xcover():
+                    return [len(next(xcover.covers(o, primary=i))) for o, i in encoded]
+
+                t, _ = best_time(run_xcover, args.repeat)
                 peers["xcover"] = t
+                compiled.append(run_xcover)
                 row("xcover", t, t1)
             if exact_cover:
                 mats = []
@@ -324,25 +381,36 @@ def main() -> None:
                         for i in opt:
                             m[r, idx[i]] = True
                     mats.append(m)
-                t, _ = best_time(lambda: [len(exact_cover.get_exact_cover(m)) for m in mats], args.repeat)
+
+                def run_exact_cover():
+                    return [len(exact_cover.get_exact_cover(m)) for m in mats]
+
+                t, _ = best_time(run_exact_cover, args.repeat)
                 peers["exact-cover"] = t
+                compiled.append(run_exact_cover)
                 row("exact-cover", t, t1)
             if not args.no_pure:
                 t, _ = best_time(lambda: [len(dict_x(o, i, [], first=True)) for o, i in encoded], 1, warm=False)
                 peers["dict Algorithm X"] = t
                 row("dict Algorithm X (Python)", t, t1)
-            if peers:
+            if compiled:
+                mine = (lambda: run_sudoku(threads=1)) if ts <= t1 else exactly_first
+                one_thread_ratios["top95"] = paired(mine, compiled, args.repeat)
+                many_ratios["top95"] = paired(run_sudoku, compiled, args.repeat, wall=True)
+            elif peers:
                 fastest = min(peers.values())
                 one_thread_ratios["top95"] = fastest / fast1
                 many_ratios["top95"] = fastest / tn
 
-    print("\nfastest peer's time / exactly's time (goal: >= 5 on one thread, >= 10 on the default threads)")
+    print("\nfastest peer's time / exactly's time, the median of rounds taking turns "
+          "(goal: >= 5 on one thread, >= 10 on the default threads)")
     for name in one_thread_ratios:
         print(f"  {name:<16} one thread x{one_thread_ratios[name]:6.1f}   default threads x{many_ratios[name]:6.1f}")
     if overhead:
         print(f"\nPython over the CLI ({args.cli} count --threads 1, whole process; goal: at most +10%)")
-        for name, cli, py in overhead:
-            print(f"  {name:<16} CLI {cli:8.4f} s   Python read+count {py:8.4f} s   {100 * (py / cli - 1):+6.1f}%")
+        print("  (medians of each, and Python's time over the CLI's: the median of rounds taking turns)")
+        for name, cli, py, ratio in overhead:
+            print(f"  {name:<16} CLI {cli:8.4f} s   Python read+count {py:8.4f} s   {100 * (ratio - 1):+6.1f}%")
     else:
         print(f"\n(no CLI at {args.cli}: build it with cargo build --release -p exactly-cli for the overhead table)")
 

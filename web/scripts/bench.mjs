@@ -13,8 +13,7 @@ import { ROOT, DATA, openPage } from "../tests/harness.mjs";
 const REPEAT = Number(process.env.BENCH_REPEAT ?? 5);
 // Before its timed pairs, each task runs untimed for at least this long:
 // V8 first runs the engine as its baseline compiler made it, and moves the
-// hot functions to its optimizing compiler while they run (a batch of 190
-// sudokus took about 100 ms cold and 30 ms after a second of this).
+// hot functions to its optimizing compiler while they run.
 const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? 2000);
 
 // $EXACTLY_BIN: a release CLI already built (skips the build).

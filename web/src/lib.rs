@@ -267,7 +267,7 @@ fn count(text: &str) -> Result<Value, Value> {
     }))
 }
 
-/// The nodes a count searches in one call (see [`count`]): about 50 ms.
+/// The nodes a count searches in one call (see [`count`]).
 const COUNT_SLICE: u64 = 1 << 18;
 
 /// The most costs `min_cost` keeps.
