@@ -9,7 +9,6 @@
 //! *and* the whole input parses as a matrix; otherwise it reads DLX. (A DLX
 //! item line may be two numbers too, so the header alone does not decide.)
 
-use std::fmt;
 use std::fs;
 use std::io::{self, Read};
 use std::path::Path;
@@ -144,16 +143,12 @@ pub fn parse(name: &str, text: &str, format: InputFormat) -> anyhow::Result<Inpu
             }
         }
     };
-    let records = match format {
-        Format::Dlx => dlx_records(text),
-        Format::Matrix => matrix_records(text),
-    };
     // The dropped positions come in increasing order: one pass skips them.
     let mut dropped = problem
         .warnings()
         .iter()
         .filter_map(|w| match w {
-            Warning::OptionWithoutPrimary { position } => Some(*position),
+            Warning::OptionWithoutPrimary { position, .. } => Some(*position),
             _ => None,
         })
         .peekable();
@@ -169,7 +164,7 @@ pub fn parse(name: &str, text: &str, format: InputFormat) -> anyhow::Result<Inpu
     let warnings = problem
         .warnings()
         .iter()
-        .map(|w| warning_line(name, &records, w))
+        .map(|w| warning_line(name, w))
         .collect();
     Ok(Input {
         format,
@@ -179,57 +174,14 @@ pub fn parse(name: &str, text: &str, format: InputFormat) -> anyhow::Result<Inpu
     })
 }
 
-fn warning_line(name: &str, records: &[Location], w: &Warning) -> String {
-    let position = match w {
-        Warning::OptionWithoutPrimary { position } => Some(*position),
-        _ => None,
-    };
-    match position.and_then(|p| records.get(p)) {
-        Some(at) => format!("{name}:{at}: warning: {w}"),
-        None => format!("{name}: warning: {w}"),
+fn warning_line(name: &str, w: &Warning) -> String {
+    match w {
+        Warning::OptionWithoutPrimary {
+            at: Some((line, column)),
+            ..
+        } => format!("{name}:{line}:{column}: warning: {w}"),
+        _ => format!("{name}: warning: {w}"),
     }
-}
-
-/// A 1-based line and column.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Location {
-    line: usize,
-    column: usize,
-}
-
-impl fmt::Display for Location {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}", self.line, self.column)
-    }
-}
-
-/// Where each option of a DLX text starts: the first non-blank character of
-/// every non-comment, non-blank line after the item line.
-fn dlx_records(text: &str) -> Vec<Location> {
-    format::lines(text)
-        .enumerate()
-        .filter(|(_, l)| !format::is_comment_or_blank(l))
-        .skip(1)
-        .map(|(i, l)| Location {
-            line: i + 1,
-            column: l.chars().take_while(|c| c.is_whitespace()).count() + 1,
-        })
-        .collect()
-}
-
-/// Where each row of a matrix text starts: the first token of every
-/// non-blank line after the header.
-fn matrix_records(text: &str) -> Vec<Location> {
-    format::lines(text)
-        .enumerate()
-        .filter_map(|(i, l)| {
-            format::tokens(l).next().map(|(column, _)| Location {
-                line: i + 1,
-                column,
-            })
-        })
-        .skip(1)
-        .collect()
 }
 
 /// True when the first non-blank line holds exactly two non-negative integers.

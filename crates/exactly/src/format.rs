@@ -316,6 +316,10 @@ pub fn parse_dlx(text: &str) -> Result<Problem<String>, ParseError> {
     // named item `i`, so a repeated item is found in constant time.
     let mut seen = vec![0usize; b.num_items()];
     let mut entries = Vec::new();
+    // Where the options dropped for holding no primary item start, by
+    // position among the options added, for the problem's warnings.
+    let mut dropped = Vec::new();
+    let mut position = 0usize;
     for (n, line) in lines {
         if is_comment_or_blank(line) {
             continue;
@@ -370,10 +374,18 @@ pub fn parse_dlx(text: &str) -> Result<Problem<String>, ParseError> {
         }
         work::add(entries.len() as u64);
         let label = line.trim().to_string();
-        b.add_option_with_cost(label, cost, entries.iter().copied())
+        let kept = b
+            .add_option_with_cost(label, cost, entries.iter().copied())
             .map_err(|e| err(n, 1, e.into()))?;
+        if kept.is_none() {
+            let column = line.chars().take_while(|c| c.is_whitespace()).count() + 1;
+            dropped.push((position, (n, column)));
+        }
+        position += 1;
     }
-    b.build().map_err(|e| err(item_line_no, 1, e.into()))
+    let mut problem = b.build().map_err(|e| err(item_line_no, 1, e.into()))?;
+    problem.place_warnings(&dropped);
+    Ok(problem)
 }
 
 /// Reads the `u` or `v:u` in front of `|name` on the item line.
@@ -523,7 +535,8 @@ pub fn parse_matrix(text: &str) -> Result<Problem<String>, ParseError> {
     // `seen[c]` is the last row that named column `c`.
     let mut seen = vec![0u64; columns as usize];
     let mut labels = std::collections::HashSet::new();
-    let mut options: Vec<(String, Vec<u32>)> = Vec::new();
+    // Each row: its label, its columns, and where it starts.
+    let mut options: Vec<(String, Vec<u32>, (usize, usize))> = Vec::new();
     let mut entries: u64 = 0;
     for row in 1..=rows {
         let Some((n, line)) = next_record() else {
@@ -574,7 +587,7 @@ pub fn parse_matrix(text: &str) -> Result<Problem<String>, ParseError> {
         } else {
             format!("{text} | line {n}")
         };
-        options.push((label, cols));
+        options.push((label, cols, (n, first.0)));
     }
     if let Some((n, line)) = next_record() {
         let (column, t) = tokens(line).next().unwrap_or_default();
@@ -589,11 +602,16 @@ pub fn parse_matrix(text: &str) -> Result<Problem<String>, ParseError> {
     for j in 1..=columns {
         b.primary(&j.to_string()).map_err(build)?;
     }
-    for (label, cols) in options {
+    let mut dropped = Vec::new();
+    for (position, (label, cols, start)) in options.into_iter().enumerate() {
         let items = cols.into_iter().map(|c| (crate::ItemId(c), ColorId::NONE));
-        b.add_option(label, items).map_err(build)?;
+        if b.add_option(label, items).map_err(build)?.is_none() {
+            dropped.push((position, start));
+        }
     }
-    b.build().map_err(build)
+    let mut problem = b.build().map_err(build)?;
+    problem.place_warnings(&dropped);
+    Ok(problem)
 }
 
 #[cfg(test)]
@@ -674,9 +692,16 @@ mod tests {
 
     #[test]
     fn dlx_reads_comments_colors_costs_and_drops() {
-        let p = parse_dlx("| c\n  | c2\na b | x y\n\na x:r |2 |3\nx y\nb y:g\n").unwrap();
+        let p = parse_dlx("| c\n  | c2\na b | x y\n\na x:r |2 |3\n  x y\nb y:g\n").unwrap();
         assert_eq!(p.num_options(), 2);
-        assert_eq!(p.warnings().len(), 1);
+        // The dropped option is the second added, read at line 6, column 3.
+        assert_eq!(
+            p.warnings(),
+            [crate::Warning::OptionWithoutPrimary {
+                position: 1,
+                at: Some((6, 3))
+            }]
+        );
         assert_eq!(p.cost(crate::OptionId::new(0)), 5);
         assert_eq!(p.label(crate::OptionId::new(1)), "b y:g");
         let mut out = Vec::new();
@@ -744,6 +769,21 @@ mod tests {
         );
         let e = parse_matrix("x 3\n").unwrap_err();
         assert_eq!((e.line, e.column), (1, 1));
+    }
+
+    #[test]
+    fn matrix_warnings_name_the_dropped_row() {
+        // A row of no ones covers no column: dropped, and the warning says
+        // where it starts.
+        let p = parse_matrix("3 2\n2 1 2\n\n   0\n1 1\n").unwrap();
+        assert_eq!(p.num_options(), 2);
+        assert_eq!(
+            p.warnings(),
+            [crate::Warning::OptionWithoutPrimary {
+                position: 1,
+                at: Some((4, 4))
+            }]
+        );
     }
 
     #[test]

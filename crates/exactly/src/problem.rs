@@ -127,13 +127,17 @@ pub enum Warning {
     OptionWithoutPrimary {
         /// 0-based position among the options that were added.
         position: usize,
+        /// The 1-based line and column where the option starts, when a
+        /// reader of [`crate::format`] made the problem from a text; `None`
+        /// from a [`ProblemBuilder`].
+        at: Option<(usize, usize)>,
     },
 }
 
 impl fmt::Display for Warning {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Warning::OptionWithoutPrimary { position } => {
+            Warning::OptionWithoutPrimary { position, .. } => {
                 write!(f, "option {} has no primary item; dropped", position + 1)
             }
         }
@@ -351,6 +355,18 @@ impl<L> Problem<L> {
     /// Remarks made while building (such as dropped options).
     pub fn warnings(&self) -> &[Warning] {
         &self.warnings
+    }
+
+    /// Gives each warning about a dropped option the place in the text
+    /// where the option starts: `places` holds `(position, (line, column))`
+    /// in increasing order of position.
+    pub(crate) fn place_warnings(&mut self, places: &[(usize, (usize, usize))]) {
+        for w in &mut self.warnings {
+            let Warning::OptionWithoutPrimary { position, at } = w;
+            if let Ok(k) = places.binary_search_by_key(position, |p| p.0) {
+                *at = Some(places[k].1);
+            }
+        }
     }
 
     /// The same problem with each option's cost set to `f(option, label)`.
@@ -689,7 +705,7 @@ impl<L> ProblemBuilder<L> {
         if !has_primary {
             self.entries.truncate(start);
             self.warnings
-                .push(Warning::OptionWithoutPrimary { position });
+                .push(Warning::OptionWithoutPrimary { position, at: None });
             return Ok(None);
         }
         let end = u32::try_from(self.entries.len()).map_err(|_| BuildError::TooLarge)?;
@@ -812,7 +828,10 @@ mod tests {
         assert_eq!(p.num_options(), 1);
         assert_eq!(
             p.warnings(),
-            &[Warning::OptionWithoutPrimary { position: 0 }]
+            &[Warning::OptionWithoutPrimary {
+                position: 0,
+                at: None
+            }]
         );
         assert_eq!(p.option_text(OptionId(0)), "a x:red");
         // Only the option that was kept counts.
