@@ -7,10 +7,11 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use exactly::mincover::MinCover;
-use exactly::multi::{CostSolver, CostedSolution, MultiSolver};
+use exactly::multi::{CostSolver, CostedSolution};
 use exactly::zdd::{ZddBuilder, ZddError};
 use exactly::{
     format, BuildError, ColorId, Engine, ItemId, Limits, OptionId, Outcome, Solver, StopReason,
+    Warning,
 };
 use pyo3::exceptions::{PyMemoryError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -449,15 +450,24 @@ impl Problem {
         }
         let cancel = Arc::new(AtomicBool::new(false));
         let problem = &*self.inner;
-        let split = threads > 1
-            && !problem.has_multiplicities()
-            && budget.nodes.is_none()
-            && budget.solutions.is_none();
+        let split = threads > 1 && budget.nodes.is_none() && budget.solutions.is_none();
         let start = Instant::now();
         let (counted, timed_out) = if split {
             let deadline = budget.time.and_then(|t| start.checked_add(t));
             let limits = Limits::default().cancel_flag(cancel.clone());
             interruptible(py, &cancel, deadline, || {
+                if problem.has_multiplicities() {
+                    // Split into smaller problems, as `exactly count
+                    // --threads N` does: Algorithm M's search has no prefixes.
+                    let c = exactly::parallel::count_multi(
+                        problem,
+                        threads,
+                        &limits,
+                        &|_| {},
+                        &|_, _, _| {},
+                    );
+                    return Ok((c.solutions, c.outcome, c.nodes));
+                }
                 // A search that ends within PROBE_NODES nodes is over before
                 // threads would have started: count it on this one.
                 let mut probe = Solver::new(problem).limits(limits.clone().max_nodes(PROBE_NODES));
@@ -480,15 +490,10 @@ impl Problem {
         } else {
             let limits = budget.limits(&cancel);
             interruptible(py, &cancel, None, || {
-                if problem.has_multiplicities() {
-                    let mut s = MultiSolver::new(problem).limits(limits);
-                    let c = s.count();
-                    Ok::<_, exactly::parallel::BadPrefix>((c.solutions, c.outcome, s.stats().nodes))
-                } else {
-                    let mut s = Solver::new(problem).limits(limits);
-                    let c = s.count();
-                    Ok((c.solutions, c.outcome, s.stats().nodes))
-                }
+                // `Solver` runs Algorithm M itself on multiplicities.
+                let mut s = Solver::new(problem).limits(limits);
+                let c = s.count();
+                Ok::<_, exactly::parallel::BadPrefix>((c.solutions, c.outcome, s.stats().nodes))
             })?
         };
         let (solutions, outcome, nodes) =
@@ -520,13 +525,8 @@ impl Problem {
         let limits = budget.limits(&cancel);
         let problem = &*self.inner;
         let ((found, nodes), _) = interruptible(py, &cancel, None, || {
-            if problem.has_multiplicities() {
-                let mut s = MultiSolver::new(problem).limits(limits);
-                (s.first(), s.stats().nodes)
-            } else {
-                let mut s = Solver::new(problem).limits(limits);
-                (s.first(), s.stats().nodes)
-            }
+            let mut s = Solver::new(problem).limits(limits);
+            (s.first(), s.stats().nodes)
         })?;
         match found {
             Ok(s) => Ok(s.map(|s| self.solution_list(py, s.options()))),
@@ -700,13 +700,20 @@ impl Problem {
     }
 
     /// Remarks made while building, such as options dropped for holding no
-    /// primary item.
+    /// primary item (with the line and column where the option starts, for
+    /// a problem read from a text).
     #[getter]
     fn warnings(&self) -> Vec<String> {
         self.inner
             .warnings()
             .iter()
-            .map(|w| w.to_string())
+            .map(|w| match w {
+                Warning::OptionWithoutPrimary {
+                    at: Some((line, column)),
+                    ..
+                } => format!("line {line}, column {column}: {w}"),
+                _ => w.to_string(),
+            })
             .collect()
     }
 

@@ -5,7 +5,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::Arc;
 
-use exactly::multi::MultiSolver;
 use exactly::{Limits, OptionId, Outcome, Solution, Solver, StopReason};
 use pyo3::prelude::*;
 
@@ -30,13 +29,9 @@ pub(crate) fn produce(problem: &Shared, limits: Limits, tx: &mpsc::SyncSender<Me
         Ok(()) => ControlFlow::Continue(()),
         Err(_) => ControlFlow::Break(()),
     };
-    let (outcome, nodes) = if problem.has_multiplicities() {
-        let mut s = MultiSolver::new(problem).limits(limits);
-        (s.for_each(visit), s.stats().nodes)
-    } else {
-        let mut s = Solver::new(problem).limits(limits);
-        (s.for_each(visit), s.stats().nodes)
-    };
+    // `Solver` runs Algorithm M itself on multiplicities.
+    let mut s = Solver::new(problem).limits(limits);
+    let (outcome, nodes) = (s.for_each(visit), s.stats().nodes);
     let _ = tx.send(Message::End(outcome, nodes));
 }
 

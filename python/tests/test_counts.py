@@ -101,3 +101,28 @@ def test_zdd_count_budgets_and_limit():
     assert e.value.reason == "max_nodes"
     with pytest.raises(ValueError, match="limit"):
         queens(8).count(zdd=True, limit=3)
+
+
+def test_multiplicities_count_alike_on_any_threads():
+    # Random problems with `u:v|` bounds, counted by brute force over every
+    # set of options, and on 1, 2 and 4 threads (split into smaller
+    # problems past one).
+    import itertools
+    import random
+
+    rng = random.Random(7)
+    for _ in range(40):
+        items = ["a", "b", "c", "d"]
+        bounds = {i: sorted(rng.sample(range(0, 4), 2)) for i in items}
+        options = [sorted(rng.sample(items, rng.randint(1, 3))) for _ in range(rng.randint(4, 11))]
+        text = " ".join(f"{lo}:{hi}|{i}" for i, (lo, hi) in bounds.items()) + "\n"
+        text += "".join(" ".join(o) + "\n" for o in options)
+        expected = 0
+        for chosen in itertools.product([0, 1], repeat=len(options)):
+            cover = {i: 0 for i in items}
+            for take, o in zip(chosen, options):
+                for i in o if take else []:
+                    cover[i] += 1
+            expected += all(lo <= cover[i] <= hi for i, (lo, hi) in bounds.items())
+        p = exactly.Problem.parse(text)
+        assert [p.count(threads=t) for t in (1, 2, 4)] == [expected] * 3, text

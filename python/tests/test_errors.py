@@ -93,4 +93,7 @@ def test_type_errors_name_the_culprit():
 def test_option_without_primary_item_is_dropped():
     p = exactly.Problem({"A": [1], "B": ["x"]}, secondary=["x"])
     assert p.num_options == 1 and p.labels == ["A"]
-    assert len(p.warnings) == 1
+    assert p.warnings == ["option 2 has no primary item; dropped"]
+    # Read from a text, the warning says where the option starts.
+    p = exactly.Problem.parse("a | x\na\n\n  x\n")
+    assert p.warnings == ["line 4, column 3: option 2 has no primary item; dropped"]
