@@ -183,7 +183,8 @@ fn load(file: &Path) -> Result<Vec<Grid>, String> {
 /// `multiple` (which solutions come first is each solver's own), or with
 /// `first` both a solution (several solutions: either may come first).
 fn differences(a: &[u8], b: &[u8], first: bool) -> usize {
-    let lines = |x: &[u8]| -> Vec<Vec<u8>> { x.split(|&c| c == b'\n').map(<[u8]>::to_vec).collect() };
+    let lines =
+        |x: &[u8]| -> Vec<Vec<u8>> { x.split(|&c| c == b'\n').map(<[u8]>::to_vec).collect() };
     let (a, b) = (lines(a), lines(b));
     let same = |x: &[u8], y: &[u8]| {
         x == y
@@ -195,9 +196,11 @@ fn differences(a: &[u8], b: &[u8], first: bool) -> usize {
 
 fn main() -> ExitCode {
     let mut runs = 5;
-    let mut exactly = std::env::var_os("EXACTLY").map(PathBuf::from).unwrap_or_else(|| {
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/release/exactly")
-    });
+    let mut exactly = std::env::var_os("EXACTLY")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/release/exactly")
+        });
     let mut files = Vec::new();
     let mut child = false;
     let mut first = false;
@@ -270,7 +273,11 @@ fn main() -> ExitCode {
         "in-proc",
         "x/crate",
         "cli/in",
-        if tdoku_path.is_some() { "      tdoku" } else { "" }
+        if tdoku_path.is_some() {
+            "      tdoku"
+        } else {
+            ""
+        }
     );
     let mut ok = true;
     for file in &files {
