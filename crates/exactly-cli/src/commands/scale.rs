@@ -57,9 +57,15 @@ pub const MAX_CUBES: usize = 1 << 20;
 /// The number of threads to use: `--threads`, or every core, at most
 /// [`MAX_THREADS`].
 pub fn threads(requested: Option<usize>) -> usize {
+    threads_at_most(requested, MAX_THREADS)
+}
+
+/// `--threads`, or every core, from 1 to `most`: the rule of every
+/// command that runs threads.
+pub fn threads_at_most(requested: Option<usize>, most: usize) -> usize {
     requested
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .clamp(1, MAX_THREADS)
+        .clamp(1, most)
 }
 
 /// Whether a search can be split: budgets on nodes or solutions and traces

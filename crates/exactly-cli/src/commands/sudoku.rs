@@ -604,10 +604,7 @@ pub fn run(args: &SudokuArgs) -> anyhow::Result<Status> {
         .format(args.input_format);
     let (name, input) = open_batch(&args.file)?;
     let incoming = Incoming::start(reader, input, name.clone());
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .min(MAX_THREADS);
+    let threads = super::scale::threads_at_most(args.threads, MAX_THREADS);
     let max = if args.first { 1 } else { args.max_solutions };
     let limits = args.budget.limits();
     if args.target {

@@ -442,9 +442,7 @@ fn rate_record(record: &sudoku::Record, rules: &Rules, args: &SudokuRateArgs) ->
 /// The worker threads of `--threads`: all cores by default, at most
 /// [`MAX_THREADS`].
 fn threads_of(threads: Option<usize>) -> usize {
-    threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .clamp(1, MAX_THREADS)
+    super::scale::threads_at_most(threads, MAX_THREADS)
 }
 
 /// `exactly sudoku rate`: the records rated on the engine's pool
