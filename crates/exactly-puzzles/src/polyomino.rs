@@ -50,7 +50,10 @@
 //! on the placements: copy `i` takes the nodes that cover `0..=a` exactly,
 //! copy `i + 1` the nodes on the path to leaf `b`; they meet if and only if
 //! `b <= a`. This costs O(log m) secondary items per option for `m`
-//! placements instead of the `m` of a plain ordering.
+//! placements instead of the `m` of a plain ordering. Copy `i` of `k` gets
+//! only the placements that leave room for the copies before and after it
+//! (from the `i`-th to the `(m - k + i)`-th, counting from 1), so a piece
+//! with more copies than placements has none.
 //!
 //! # Symmetry breaking
 //!
@@ -887,7 +890,20 @@ mod tests {
             ["I.1", "I.2", "00", "01", "02", "03", "I.1<1", "I.1<2", "I.1<3", "I.1<4", "I.1<5"]
         );
         assert_eq!(problem.num_primary(), 6);
-        assert_eq!(problem.num_options(), 6);
+        // Three placements; the first copy takes the first two, which leave
+        // room for the second, and the second the last two.
+        assert_eq!(problem.num_options(), 4);
+        let first: Vec<_> = problem
+            .option_ids()
+            .filter(|&o| {
+                problem
+                    .option(o)
+                    .iter()
+                    .any(|e| problem.item_name(e.item) == "I.1")
+            })
+            .map(|o| problem.label(o).cells.clone())
+            .collect();
+        assert_eq!(first, [vec![(0, 0), (0, 1)], vec![(0, 1), (0, 2)]]);
     }
 
     #[test]

@@ -317,7 +317,11 @@ pub fn encode(puzzle: &Puzzle) -> Result<Problem<Placement>, Error> {
             len: places[p].len(),
         };
         for (copy, &item) in copies[p].iter().enumerate() {
-            for (k, cells) in places[p].iter().enumerate() {
+            // The copies take placements in increasing order, so this one
+            // leaves room for `copy` copies before it and the rest after.
+            let room = piece.count - 1 - copy;
+            let last = places[p].len().saturating_sub(room);
+            for (k, cells) in places[p].iter().enumerate().take(last).skip(copy) {
                 let mut entries = vec![none(item)];
                 entries.extend(cells_of(cells));
                 let pairs = &order[p];
