@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use exactly_puzzles::sudoku::generate::{random_regions, Generated, Generator, Rng, Symmetry};
-use exactly_puzzles::sudoku::logic::{self, Board, Level, State, Technique};
+use exactly_puzzles::sudoku::logic::{self, Board, Found, Level, Prover, State, Technique};
 use exactly_puzzles::sudoku::{self, knuth, Grid, Placement, Rules, Shape, Verdict};
 use proptest::prelude::*;
 
@@ -155,6 +155,81 @@ proptest! {
         follow_logic(&made.puzzle, &made.solution, &rules);
         let rating = logic::rate(&made.puzzle, &rules).unwrap();
         prop_assert_eq!(rating.solution.as_ref(), Some(&made.solution));
+    }
+}
+
+/// Whether `puzzle` has a solution with some value other than `not` in
+/// cell `cell`, by the exact-cover solver: one search per other value.
+fn has_other(puzzle: &Grid, rules: &Rules, cell: usize, not: u8) -> bool {
+    let n = puzzle.size();
+    let (r, c) = (cell / n, cell % n);
+    (1..=n as u8).filter(|&w| w != not).any(|w| {
+        let given = puzzle.get(r, c);
+        if given != 0 && given != w {
+            return false;
+        }
+        let mut one = puzzle.clone();
+        one.set(r, c, w);
+        one.clash_with(rules).is_none()
+            && sudoku::solve_with(&one, 1, rules).unwrap().verdict != Verdict::None
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// The prover against the exact-cover solver on puzzles cut from a
+    /// generated grid (some with a wrong clue): a solution it returns
+    /// solves the puzzle and avoids the forbidden value, and it finds none
+    /// only when there is none; a puzzle it fills by propagation alone has
+    /// one solution.
+    #[test]
+    fn the_prover_agrees_with_the_exact_cover_solver(
+        seed in any::<u64>(),
+        kind in 0usize..5,
+        keep in 5u64..70,
+        wrong in any::<bool>(),
+    ) {
+        let (shape, diagonals, jigsaw) = match kind {
+            0 => (Shape::new(2, 2).unwrap(), false, false),
+            1 => (Shape::new(2, 3).unwrap(), false, false),
+            2 => (Shape::new(3, 3).unwrap(), false, false),
+            3 => (Shape::new(3, 3).unwrap(), true, false),
+            _ => (Shape::new(3, 3).unwrap(), false, true),
+        };
+        let generator = Generator::new(shape, diagonals, jigsaw).unwrap();
+        let mut rng = Rng::new(seed);
+        let Some(made) = generator.attempt(&mut rng).unwrap() else {
+            return Ok(());
+        };
+        let rules = generator.rules(made.regions.clone());
+        let n = shape.size();
+        let mut puzzle = made.solution.clone();
+        for cell in 0..n * n {
+            if rng.below(100) as u64 >= keep {
+                puzzle.set(cell / n, cell % n, 0);
+            }
+        }
+        if wrong {
+            let cell = rng.below(n * n);
+            puzzle.set(cell / n, cell % n, 1 + rng.below(n) as u8);
+        }
+        let prover = Prover::new(shape, &rules).unwrap();
+        let cell = rng.below(n * n);
+        let not = 1 + rng.below(n) as u8;
+        let near = (!wrong).then_some(&made.solution);
+        match prover.first(&puzzle, Some((cell, not)), near, u64::MAX, &|| false) {
+            Found::Solution(grid) => {
+                prop_assert!(grid.solves_with(&puzzle, &rules));
+                prop_assert_ne!(grid.cells()[cell], not);
+            }
+            Found::NoSolution(_) => prop_assert!(!has_other(&puzzle, &rules, cell, not)),
+            Found::OutOfBudget => prop_assert!(false, "no budget was set"),
+        }
+        if prover.forces(&puzzle) {
+            let answer = sudoku::solve_with(&puzzle, 2, &rules).unwrap();
+            prop_assert_eq!(answer.verdict, Verdict::Unique);
+        }
     }
 }
 

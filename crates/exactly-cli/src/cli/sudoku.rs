@@ -408,9 +408,9 @@ pub struct SudokuGenArgs {
     #[arg(long, value_name = "N", default_value_t = 1000, value_parser = parse_limit, allow_negative_numbers = true)]
     pub attempts: u64,
 
-    /// Node budget of each uniqueness check while removing clues (a check
-    /// out of it keeps the clue, tried again at the end with 16 times the
-    /// budget; see docs/SUDOKU.md).
+    /// Budget of each search of a uniqueness check while removing clues, in
+    /// conflicts (default 100,000; a check out of it keeps the clue, tried
+    /// again at the end with 16 times the budget; see docs/SUDOKU.md).
     #[arg(long, value_name = "N", value_parser = parse_limit, allow_negative_numbers = true)]
     pub max_nodes: Option<u64>,
 
@@ -423,8 +423,7 @@ pub struct SudokuGenArgs {
 
     /// Keep a puzzle some of whose clues could not be checked within
     /// either budget (they stay: the puzzle is unique but not proven
-    /// minimal; JSON field `unproven`) instead of drawing a new one. Needed
-    /// in practice for 25x25.
+    /// minimal; JSON field `unproven`) instead of drawing a new one.
     #[arg(long)]
     pub allow_unproven: bool,
 

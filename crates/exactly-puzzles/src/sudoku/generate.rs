@@ -12,16 +12,18 @@
 //! 2. Clues away: the cells, grouped in orbits of the [`Symmetry`] (a cell
 //!    alone, or a cell with its image), are visited in a random order; an
 //!    orbit is emptied when the puzzle without it still has one solution,
-//!    else it is put back. The check: any other solution differs from the
-//!    grid in a cell of the orbit, so for each of its cells and each value
-//!    other than the grid's that no clue of the cell's units excludes, a
-//!    search for a first solution with that value placed; the orbit can go
-//!    when every such search fails.
-//! 3. A search that runs past its node budget ([`Generator::max_nodes`])
-//!    keeps the orbit for now; once every orbit is visited, those orbits
-//!    are tried again with sixteen times the budget. If one still runs
-//!    out, the attempt is dropped and a new grid is drawn, so that every
-//!    puzzle returned is proven minimal; or, with
+//!    else it is put back. The check: when propagation alone (singles and
+//!    locked candidates, [`Prover::forces`]) fills the puzzle without the
+//!    orbit, it has one solution. Otherwise any other solution differs from
+//!    the grid in a cell of the orbit; for each cell of the orbit, one
+//!    search ([`Prover::first`], clause learning) for a solution with
+//!    another value there (the cells before it in the orbit keeping their
+//!    clues); the orbit can go when every such search fails.
+//! 3. A search that runs past its budget ([`Generator::max_nodes`]
+//!    conflicts) keeps the orbit for now; once every orbit is visited,
+//!    those orbits are tried again with sixteen times the budget. If one
+//!    still runs out, the attempt is dropped and a new grid is drawn, so
+//!    that every puzzle returned is proven minimal; or, with
 //!    [`Generator::allow_unproven`], the orbit keeps its clues and is
 //!    counted in [`Generated::unproven`].
 //!
@@ -60,8 +62,8 @@ use exactly::time::Instant;
 use exactly::{Limits, Solver};
 
 use super::encode::{matrix, Cells, Order};
-use super::logic;
-use super::{Grid, Regions, Rules, Shape, SudokuError, Template, TemplateSolver, Verdict};
+use super::logic::{Found, Prover};
+use super::{Grid, Regions, Rules, Shape, SudokuError};
 
 /// A small seeded random number generator (splitmix64): the same seed
 /// gives the same numbers on every machine.
@@ -210,10 +212,16 @@ impl Clock {
 
     /// `Err(OutOfTime)` once the budget is spent.
     fn check(&self) -> Result<(), Stop> {
-        match self.left() {
-            Some(left) if left.is_zero() => Err(Stop::OutOfTime),
-            _ => Ok(()),
+        if self.spent() {
+            Err(Stop::OutOfTime)
+        } else {
+            Ok(())
         }
+    }
+
+    /// Whether the budget is spent.
+    fn spent(&self) -> bool {
+        self.left().is_some_and(|left| left.is_zero())
     }
 
     /// `limits` with the time left added.
@@ -234,11 +242,11 @@ pub struct Generator {
     symmetry: Symmetry,
     max_nodes: u64,
     allow_unproven: bool,
-    /// For fixed rules (not jigsaw): one template for every puzzle.
-    template: Option<Template>,
+    /// For fixed rules (not jigsaw): one prover for every puzzle.
+    prover: Option<Prover>,
 }
 
-/// The default node budget of one uniqueness check.
+/// The default budget of one search of a uniqueness check, in conflicts.
 pub const DEFAULT_MAX_NODES: u64 = 100_000;
 
 impl Generator {
@@ -246,13 +254,10 @@ impl Generator {
     /// `jigsaw` random regions of their own (the box shape then only gives
     /// the side).
     pub fn new(shape: Shape, diagonals: bool, jigsaw: bool) -> Result<Generator, SudokuError> {
-        let template = if jigsaw {
+        let prover = if jigsaw {
             None
         } else {
-            Some(Template::new(
-                shape,
-                &Rules::default().diagonals(diagonals),
-            )?)
+            Some(Prover::new(shape, &Rules::default().diagonals(diagonals))?)
         };
         Ok(Generator {
             shape,
@@ -261,7 +266,7 @@ impl Generator {
             symmetry: Symmetry::None,
             max_nodes: DEFAULT_MAX_NODES,
             allow_unproven: false,
-            template,
+            prover,
         })
     }
 
@@ -271,7 +276,8 @@ impl Generator {
         self
     }
 
-    /// Sets the node budget of each uniqueness check (at least 1).
+    /// Sets the budget of each search of a uniqueness check, in conflicts
+    /// of [`Prover::first`] (at least 1).
     pub fn max_nodes(mut self, nodes: u64) -> Generator {
         self.max_nodes = nodes.max(1);
         self
@@ -279,9 +285,7 @@ impl Generator {
 
     /// Keeps a puzzle some of whose orbits could not be checked within
     /// either budget (they keep their clues, counted in
-    /// [`Generated::unproven`]) instead of dropping the attempt. Large grids
-    /// (25x25) need it: there many checks near the end are hard instances
-    /// of Latin-square completion.
+    /// [`Generated::unproven`]) instead of dropping the attempt.
     pub fn allow_unproven(mut self, on: bool) -> Generator {
         self.allow_unproven = on;
         self
@@ -330,24 +334,27 @@ impl Generator {
             }
         };
         let own;
-        let template = match &self.template {
-            Some(t) => t,
+        let prover = match &self.prover {
+            Some(p) => p,
             None => {
-                own = Template::new(self.shape, &self.rules(regions.clone()))?;
+                own = Prover::new(self.shape, &self.rules(regions.clone()))?;
                 &own
             }
         };
-        let units = logic::unit_cells(self.shape, &self.rules(regions.clone()))?;
         let mut orbits = self.symmetry.orbits(n);
         rng.shuffle(&mut orbits);
         let mut puzzle = solution.clone();
-        let mut solver = template
-            .solver()
-            .limits(clock.limits(Limits::default().max_nodes(self.max_nodes)));
         let mut unproven = Vec::new();
         let mut kept = 0;
         for orbit in orbits {
-            match removable(&mut solver, &mut puzzle, &solution, &orbit, &units, clock)? {
+            match removable(
+                prover,
+                self.max_nodes,
+                &mut puzzle,
+                &solution,
+                &orbit,
+                clock,
+            )? {
                 Some(true) => continue,
                 None => unproven.push(orbit.clone()),
                 Some(false) => {}
@@ -357,11 +364,9 @@ impl Generator {
             }
         }
         if !unproven.is_empty() {
-            let mut solver = template.solver().limits(
-                clock.limits(Limits::default().max_nodes(self.max_nodes.saturating_mul(16))),
-            );
+            let budget = self.max_nodes.saturating_mul(16);
             for orbit in unproven {
-                match removable(&mut solver, &mut puzzle, &solution, &orbit, &units, clock)? {
+                match removable(prover, budget, &mut puzzle, &solution, &orbit, clock)? {
                     Some(true) => continue,
                     None if self.allow_unproven => kept += orbit.len(),
                     None => return Ok(None),
@@ -450,52 +455,49 @@ impl Generator {
 
 /// Whether `orbit` can be emptied keeping one solution: `Some(true)`
 /// (then it is left empty in `puzzle`), `Some(false)`, or `None` when a
-/// search ran out of its budget first.
+/// search ran out of its budget of `max_nodes` first.
 ///
 /// Any other solution of the puzzle without the orbit differs from
-/// `solution` in some cell of the orbit, so it is enough to look, for each
-/// cell `c` of the orbit and each value `w` other than the solution's that
-/// no clue of `c`'s units excludes, for one solution with `w` in `c`: a
-/// search for a first solution from one more given, which finds a second
-/// solution, or refutes it, much sooner than a search for two solutions
-/// of the puzzle without the orbit.
+/// `solution` in some cell of the orbit (the puzzle with the orbit has one
+/// solution). Taking the first such cell in the orbit's order, the other
+/// solutions fall into one class per cell `c`: the cells before `c` keep
+/// their clues, `c` holds another value than the solution's, and the cells
+/// after `c` are empty. One search for a first solution per class
+/// ([`Prover::first`] with `c`'s value forbidden) finds a second solution
+/// or proves that there is none.
 fn removable(
-    solver: &mut TemplateSolver<'_>,
+    prover: &Prover,
+    max_nodes: u64,
     puzzle: &mut Grid,
     solution: &Grid,
     orbit: &[usize],
-    units: &[Vec<usize>],
     clock: &Clock,
 ) -> Result<Option<bool>, Stop> {
     let n = puzzle.size();
     for &c in orbit {
         puzzle.set(c / n, c % n, 0);
     }
+    if prover.forces(puzzle) {
+        return Ok(Some(true));
+    }
     let mut out_of_budget = false;
-    for &c in orbit {
+    for (i, &c) in orbit.iter().enumerate() {
         let (r, col) = (c / n, c % n);
-        let held = units
-            .iter()
-            .filter(|u| u.contains(&c))
-            .flat_map(|u| u.iter())
-            .fold(0u64, |m, &d| match puzzle.cells()[d] {
-                0 => m,
-                v => m | 1 << (v - 1),
-            });
         let own = solution.get(r, col);
-        for w in 1..=n as u8 {
-            if w == own || held & (1 << (w - 1)) != 0 {
-                continue;
-            }
-            clock.check()?;
-            puzzle.set(r, col, w);
-            let verdict = solver.solve(puzzle, 1)?.verdict;
-            puzzle.set(r, col, 0);
-            match verdict {
-                Verdict::None => {}
-                Verdict::Unknown => out_of_budget = true,
-                _ => return Ok(Some(false)),
-            }
+        for &d in &orbit[..i] {
+            puzzle.set(d / n, d % n, solution.get(d / n, d % n));
+        }
+        clock.check()?;
+        let found = prover.first(puzzle, Some((c, own)), Some(solution), max_nodes, &|| {
+            clock.spent()
+        });
+        for &d in &orbit[..i] {
+            puzzle.set(d / n, d % n, 0);
+        }
+        match found {
+            Found::NoSolution(_) => {}
+            Found::OutOfBudget => out_of_budget = true,
+            Found::Solution(_) => return Ok(Some(false)),
         }
     }
     Ok(if out_of_budget { None } else { Some(true) })

@@ -38,6 +38,9 @@ use std::sync::Arc;
 use super::{Grid, Placement, Rules, Shape, SudokuError};
 
 mod board;
+mod prove;
+
+pub use prove::{Found, Prover};
 
 /// A solving technique. The variants are in order of difficulty, easiest
 /// first; [`Technique::ALL`] lists them.
@@ -597,12 +600,6 @@ fn run(
         }
     }
     Ok(None)
-}
-
-/// The cells (row-major indices) of every unit of a grid of `shape` under
-/// `rules`: the rows, the columns, the boxes or regions, the diagonals.
-pub(crate) fn unit_cells(shape: Shape, rules: &Rules) -> Result<Vec<Vec<usize>>, SudokuError> {
-    Ok(Topology::new(shape, rules)?.units)
 }
 
 /// The search-effort rating: the nodes of the exact-cover search for up to
