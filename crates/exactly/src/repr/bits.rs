@@ -37,11 +37,18 @@ pub(crate) const SMALL_PRIMARY: usize = 64;
 pub(crate) const SMALL_OPTIONS: usize = 512;
 
 /// The fewest words per option set (more than [`SMALL_OPTIONS`] options)
-/// at which the branching rule counts each item's options over its
-/// nonzero words only, and stops a count once it cannot win.
-/// PERF: de-bruijn-2-4-6 (2402 options, 38 words, `bench/` knuth); below,
+/// at which the search keeps, per level, which words of the available
+/// options are nonzero (up to [`LIVE_WORDS`]): the branching rule counts
+/// each item's options over the words nonzero in both and stops a count
+/// once it cannot win, and a choice updates only those words.
+/// PERF: pentomino-6x10 (32 words) and de-bruijn-2-4-6 (38 words); below,
 /// dense rows measured faster (DESIGN.md, "Four representations").
 pub(crate) const SPARSE_WORDS: usize = 9;
+
+/// The most words per option set whose nonzero words a level keeps in one
+/// word (`Bits::live`); wider sets, only under an explicit
+/// [`crate::Engine::Bits`], are read whole.
+const LIVE_WORDS: usize = 64;
 
 /// Whether `problem` is small enough for bitsets to beat item masks
 /// ([`SMALL_PRIMARY`], [`SMALL_OPTIONS`]).
@@ -65,14 +72,16 @@ pub(crate) struct Bits {
     /// Per primary item (in declaration order): its options. (Keeping only
     /// the nonzero words measured slower on every benchmark instance.)
     opts: Vec<u64>,
-    /// Per primary item, when counts use them: where its nonzero words of
-    /// `opts` start in `sparse_at` and `sparse_word` (one more entry at the
-    /// end); empty when counts run over the dense rows.
-    sparse_start: Vec<u32>,
-    /// The word positions of the nonzero words of each item's row.
-    sparse_at: Vec<u32>,
-    /// Those words.
-    sparse_word: Vec<u64>,
+    /// Per primary item, when the search tracks live words
+    /// ([`SPARSE_WORDS`] to [`LIVE_WORDS`] words per option set): which
+    /// words of its row in `opts` are nonzero, one bit each; empty when
+    /// every word is read.
+    row_live: Vec<u64>,
+    /// Per level, likewise: which words of `avail` are nonzero. The words
+    /// outside it hold stale values and are never read.
+    live: Vec<u64>,
+    /// Per level, likewise: which words of `cand` are nonzero.
+    cand_live: Vec<u64>,
     /// Per option: the options it conflicts with, itself included.
     conflict: Vec<u64>,
     /// Per option: its primary items.
@@ -89,6 +98,13 @@ pub(crate) struct Bits {
     item_id: Vec<u32>,
     /// Item id → primary index (`u32::MAX` for secondary items).
     primary_index: Vec<u32>,
+}
+
+/// Which words of `row` (at most 64) are nonzero, one bit each.
+fn live_words(row: &[u64]) -> u64 {
+    row.iter()
+        .enumerate()
+        .fold(0, |m, (k, &x)| m | u64::from(x != 0) << k)
 }
 
 #[inline(always)]
@@ -144,31 +160,18 @@ impl Bits {
         for p in 0..n1 {
             set_bit(&mut open, p);
         }
-        let (mut sparse_start, mut sparse_at, mut sparse_word) =
-            (Vec::new(), Vec::new(), Vec::new());
-        if w >= SPARSE_WORDS {
-            let nonzero = opts.iter().filter(|&&x| x != 0).count();
-            sparse_start.reserve(n1 + 1);
-            sparse_at.reserve(nonzero);
-            sparse_word.reserve(nonzero);
-            for row in opts.chunks_exact(w) {
-                sparse_start.push(sparse_at.len() as u32);
-                for (k, &x) in row.iter().enumerate() {
-                    if x != 0 {
-                        sparse_at.push(k as u32);
-                        sparse_word.push(x);
-                    }
-                }
-            }
-            sparse_start.push(sparse_at.len() as u32);
+        let (mut row_live, mut live) = (Vec::new(), Vec::new());
+        if (SPARSE_WORDS..=LIVE_WORDS).contains(&w) {
+            row_live = opts.chunks_exact(w).map(live_words).collect();
+            live.push(live_words(&avail));
         }
         Bits {
             w,
             wi,
             opts,
-            sparse_start,
-            sparse_at,
-            sparse_word,
+            row_live,
+            cand_live: vec![0; live.len()],
+            live,
             conflict,
             covers,
             avail,
@@ -186,6 +189,10 @@ impl Bits {
             self.avail.resize((l + 1) * self.w, 0);
             self.cand.resize((l + 1) * self.w, 0);
             self.open.resize((l + 1) * self.wi, 0);
+            if !self.row_live.is_empty() {
+                self.live.resize(l + 1, 0);
+                self.cand_live.resize(l + 1, 0);
+            }
         }
     }
 
@@ -212,14 +219,17 @@ impl Bits {
     }
 
     /// Available options of primary item `p` at the current level, counted
-    /// over its nonzero words; the count stops once it reaches `limit`.
+    /// over the words nonzero both in its row and in the available set; the
+    /// count stops once it reaches `limit`.
     #[inline(always)]
-    fn count_sparse(&self, p: u32, limit: u32) -> u32 {
-        let base = (self.cur * self.w) as u32;
-        let (from, to) = (self.sparse_start.at(p), self.sparse_start.at(p + 1));
+    fn count_live(&self, p: u32, limit: u32) -> u32 {
+        let (base, row) = ((self.cur * self.w) as u32, p * self.w as u32);
+        let mut m = self.row_live.at(p) & self.live.at(self.cur as u32);
         let mut n = 0;
-        for j in from..to {
-            n += (self.avail.at(base + self.sparse_at.at(j)) & self.sparse_word.at(j)).count_ones();
+        while m != 0 {
+            let k = m.trailing_zeros();
+            m &= m - 1;
+            n += (self.avail.at(base + k) & self.opts.at(row + k)).count_ones();
             if n >= limit {
                 break;
             }
@@ -227,10 +237,10 @@ impl Bits {
         n
     }
 
-    /// [`Structure::choose`] over rows of nonzero words: a count stops as
-    /// soon as it cannot beat the best so far (nor tie it, with `rng`).
+    /// [`Structure::choose`] over live words: a count stops as soon as it
+    /// cannot beat the best so far (nor tie it, with `rng`).
     #[inline(always)]
-    fn choose_sparse(&mut self, rng: &mut Option<u64>, enough: u32) -> u32 {
+    fn choose_live(&mut self, rng: &mut Option<u64>, enough: u32) -> u32 {
         let mut best = 0;
         let mut t = u32::MAX;
         let mut ties = 0u64;
@@ -242,7 +252,7 @@ impl Bits {
                 word &= word - 1;
                 match rng {
                     None => {
-                        let s = self.count_sparse(p, t);
+                        let s = self.count_live(p, t);
                         if s < t {
                             best = p;
                             t = s;
@@ -252,7 +262,7 @@ impl Bits {
                         }
                     }
                     Some(state) => {
-                        let s = self.count_sparse(p, t.saturating_add(1));
+                        let s = self.count_live(p, t.saturating_add(1));
                         if s < t {
                             best = p;
                             t = s;
@@ -555,8 +565,8 @@ impl Structure for Bits {
 
     #[inline(always)]
     fn choose(&mut self, rng: &mut Option<u64>, enough: u32) -> u32 {
-        if !self.sparse_start.is_empty() {
-            return self.choose_sparse(rng, enough);
+        if !self.row_live.is_empty() {
+            return self.choose_live(rng, enough);
         }
         let mut best = 0;
         let mut t = u32::MAX;
@@ -598,10 +608,10 @@ impl Structure for Bits {
 
     #[inline(always)]
     fn len(&self, item: u32) -> u32 {
-        if self.sparse_start.is_empty() {
+        if self.row_live.is_empty() {
             self.count(item)
         } else {
-            self.count_sparse(item, u32::MAX)
+            self.count_live(item, u32::MAX)
         }
     }
 
@@ -610,8 +620,21 @@ impl Structure for Bits {
         self.reserve(l + 1);
         let w = self.w;
         let row = frame.item as usize * w;
-        for k in 0..w {
-            self.cand[l * w + k] = self.avail[l * w + k] & self.opts[row + k];
+        if self.row_live.is_empty() {
+            for k in 0..w {
+                self.cand[l * w + k] = self.avail[l * w + k] & self.opts[row + k];
+            }
+        } else {
+            let mut m = self.live[l] & self.row_live[frame.item as usize];
+            let mut live = 0;
+            while m != 0 {
+                let k = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let v = self.avail[l * w + k] & self.opts[row + k];
+                self.cand[l * w + k] = v;
+                live |= u64::from(v != 0) << k;
+            }
+            self.cand_live[l] = live;
         }
         frame.state = Level {
             next: 0,
@@ -630,19 +653,46 @@ impl Structure for Bits {
         // The next candidate at or after bit `frame.state.next`.
         let next = frame.state.next;
         let mut k = next as usize / 64;
-        let mut word = self.cand.at((l * w + k) as u32) & (u64::MAX << (next % 64));
-        while word == 0 {
-            k += 1;
-            word = self.cand.at((l * w + k) as u32);
-        }
-        let o = k * 64 + word.trailing_zeros() as usize;
+        let o = if self.row_live.is_empty() {
+            let mut word = self.cand.at((l * w + k) as u32) & (u64::MAX << (next % 64));
+            while word == 0 {
+                k += 1;
+                word = self.cand.at((l * w + k) as u32);
+            }
+            k * 64 + word.trailing_zeros() as usize
+        } else {
+            let m = self.cand_live.at(l as u32);
+            let mut word = if m >> k & 1 != 0 {
+                self.cand.at((l * w + k) as u32) & (u64::MAX << (next % 64))
+            } else {
+                0
+            };
+            while word == 0 {
+                k = (m & u64::MAX << k << 1).trailing_zeros() as usize;
+                word = self.cand.at((l * w + k) as u32);
+            }
+            k * 64 + word.trailing_zeros() as usize
+        };
         frame.state.next = o as u32 + 1;
         frame.k += 1;
         let (from, to) = (l * w, (l + 1) * w);
         let row = o * w;
-        for j in 0..w {
-            let v = self.avail.at((from + j) as u32) & !self.conflict.at((row + j) as u32);
-            *self.avail.at_mut((to + j) as u32) = v;
+        if self.row_live.is_empty() {
+            for j in 0..w {
+                let v = self.avail.at((from + j) as u32) & !self.conflict.at((row + j) as u32);
+                *self.avail.at_mut((to + j) as u32) = v;
+            }
+        } else {
+            let mut m = self.live.at(l as u32);
+            let mut live = 0;
+            while m != 0 {
+                let j = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let v = self.avail.at((from + j) as u32) & !self.conflict.at((row + j) as u32);
+                *self.avail.at_mut((to + j) as u32) = v;
+                live |= u64::from(v != 0) << j;
+            }
+            *self.live.at_mut(l as u32 + 1) = live;
         }
         let wi = self.wi;
         let (from, to, row) = (l * wi, (l + 1) * wi, o * wi);
@@ -686,7 +736,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn sparse_rows_choose_and_count_as_dense_rows_do() {
+    fn live_words_choose_and_count_as_dense_rows_do() {
         // 40 primary items, every pair an option (780 options, 13 words per
         // set), and a secondary item with three colors.
         let n = 40u32;
@@ -701,14 +751,14 @@ mod tests {
             }
         }
         let problem = crate::format::parse_dlx(&text).unwrap();
-        let sparse = Bits::new(&problem);
-        assert!(!sparse.sparse_start.is_empty());
-        let mut dense = sparse.clone();
-        dense.sparse_start.clear();
+        let live = Bits::new(&problem);
+        assert!(!live.row_live.is_empty());
+        let mut dense = live.clone();
+        dense.row_live.clear();
         let mut rng = 7u64;
         let mut deepest = 0;
         for _ in 0..40 {
-            let (mut a, mut b) = (sparse.clone(), dense.clone());
+            let (mut a, mut b) = (live.clone(), dense.clone());
             let mut depth = 0;
             while a.primaries_left() > 0 {
                 assert_eq!(a.primaries_left(), b.primaries_left());
