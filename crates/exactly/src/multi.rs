@@ -89,6 +89,7 @@ use std::time::Duration;
 use crate::budget::{Budget, Limits, Outcome, StopReason};
 use crate::problem::{ColorId, ItemKind, OptionId, Problem};
 use crate::solver::{Count, Progress, Solution, Stats};
+use crate::unchecked::At;
 
 mod bound;
 mod solvers;
@@ -442,17 +443,17 @@ impl<'p, L> Search<'p, L> {
     /// that each search compiles its own loop without the test.
     #[inline(always)]
     fn exclude_in<const LISTS: bool>(&mut self, o: u32) {
-        if !self.available[o as usize] {
+        if !self.available.at(o) {
             return;
         }
-        self.available[o as usize] = false;
-        for k in self.primary_of(o) {
-            self.available_count[self.option_primary[k] as usize] -= 1;
+        *self.available.at_mut(o) = false;
+        for k in self.option_start.at(o)..self.option_start.at(o + 1) {
+            *self.available_count.at_mut(self.option_primary.at(k)) -= 1;
             if LISTS {
-                let at = self.option_pos[k] as usize;
-                let (prev, next) = (self.link_prev[at], self.link_next[at]);
-                self.link_next[prev] = next;
-                self.link_prev[next] = prev;
+                let at = self.option_pos.at(k);
+                let (prev, next) = (self.link_prev.at(at), self.link_next.at(at));
+                *self.link_next.at_mut(prev as u32) = next;
+                *self.link_prev.at_mut(next as u32) = prev;
             }
         }
         self.stats.updates += 1;
@@ -462,7 +463,7 @@ impl<'p, L> Search<'p, L> {
     fn undo(&mut self, mark: usize) {
         while self.trail.len() > mark {
             let Some(o) = self.trail.pop() else { break };
-            self.available[o as usize] = true;
+            *self.available.at_mut(o) = true;
             if self.lists {
                 for k in self.primary_of(o).rev() {
                     self.available_count[self.option_primary[k] as usize] += 1;
@@ -472,8 +473,8 @@ impl<'p, L> Search<'p, L> {
                     self.link_prev[next] = at;
                 }
             } else {
-                for k in self.primary_of(o) {
-                    self.available_count[self.option_primary[k] as usize] += 1;
+                for k in self.option_start.at(o)..self.option_start.at(o + 1) {
+                    *self.available_count.at_mut(self.option_primary.at(k)) += 1;
                 }
             }
         }
@@ -507,10 +508,10 @@ impl<'p, L> Search<'p, L> {
                         }
                     } else {
                         for k in self.options_of(e.item.0) {
-                            if u128::from(self.list_cost[k]) >= room {
+                            if u128::from(self.list_cost.at(k as u32)) >= room {
                                 break;
                             }
-                            self.exclude_in::<false>(self.list[k].0);
+                            self.exclude_in::<false>(self.list.at(k as u32).0);
                         }
                     }
                     // Leave the live items: swap with the last one.
