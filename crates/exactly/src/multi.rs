@@ -423,10 +423,6 @@ impl<'p, L> Search<'p, L> {
         self.item_start[item as usize]..self.item_start[item as usize + 1]
     }
 
-    fn primary_of(&self, o: u32) -> std::ops::Range<usize> {
-        self.option_start[o as usize] as usize..self.option_start[o as usize + 1] as usize
-    }
-
     /// Makes option `o` unavailable (if it is not already), on the trail.
     #[inline]
     fn exclude(&mut self, o: u32) {
@@ -465,12 +461,12 @@ impl<'p, L> Search<'p, L> {
             let Some(o) = self.trail.pop() else { break };
             *self.available.at_mut(o) = true;
             if self.lists {
-                for k in self.primary_of(o).rev() {
-                    self.available_count[self.option_primary[k] as usize] += 1;
-                    let at = self.option_pos[k] as usize;
-                    let (prev, next) = (self.link_prev[at], self.link_next[at]);
-                    self.link_next[prev] = at;
-                    self.link_prev[next] = at;
+                for k in (self.option_start.at(o)..self.option_start.at(o + 1)).rev() {
+                    *self.available_count.at_mut(self.option_primary.at(k)) += 1;
+                    let at = self.option_pos.at(k);
+                    let (prev, next) = (self.link_prev.at(at), self.link_next.at(at));
+                    *self.link_next.at_mut(prev as u32) = at as usize;
+                    *self.link_prev.at_mut(next as u32) = at as usize;
                 }
             } else {
                 for k in self.option_start.at(o)..self.option_start.at(o + 1) {
@@ -671,11 +667,11 @@ impl<'p, L> Search<'p, L> {
         let mut terms = 0u32;
         self.pending.clear();
         for at_live in 0..self.live_len {
-            let i = self.live[at_live];
+            let i = self.live.at(at_live as u32);
             let iu = i as usize;
-            self.tax[iu] = 0;
-            let k = self.available_count[iu];
-            let d = self.need[iu].saturating_sub(self.covered[iu]);
+            *self.tax.at_mut(i) = 0;
+            let k = self.available_count.at(i);
+            let d = self.need.at(i).saturating_sub(self.covered.at(i));
             if k < d {
                 return Err(());
             }
@@ -684,8 +680,8 @@ impl<'p, L> Search<'p, L> {
             }
             // The item's cheapest available option comes first in its list.
             let head = heads + iu;
-            let first = self.link_next[head];
-            let cheapest = self.list_cost[first];
+            let first = self.link_next.at(head as u32);
+            let cheapest = self.list_cost.at(first as u32);
             if cheapest > fits {
                 if d > 0 {
                     return Err(());
@@ -701,10 +697,10 @@ impl<'p, L> Search<'p, L> {
                 best_theta.saturating_sub(1)
             };
             let mut s = 1u32;
-            let mut at = self.link_next[first];
-            while s <= most_s && at != head && self.list_cost[at] <= fits {
+            let mut at = self.link_next.at(first as u32);
+            while s <= most_s && at != head && self.list_cost.at(at as u32) <= fits {
                 s += 1;
-                at = self.link_next[at];
+                at = self.link_next.at(at as u32);
             }
             if s < d {
                 return Err(());
@@ -718,12 +714,12 @@ impl<'p, L> Search<'p, L> {
                     shares
                         .iter()
                         .copied()
-                        .find(|&o| self.available[o as usize])
+                        .find(|&o| self.available.at(o))
                         .unwrap_or(self.list[first].0)
                 };
-                sum += f64::from(d) * self.share[o as usize];
+                sum += f64::from(d) * self.share.at(o);
                 terms += 1;
-                if self.class[iu] != NO_CLASS {
+                if self.class.at(i) != NO_CLASS {
                     self.pending.push(i);
                 }
             }

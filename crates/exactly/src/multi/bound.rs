@@ -3,6 +3,7 @@
 //! options those taxes exclude below a node.
 
 use crate::problem::Problem;
+use crate::unchecked::At;
 
 use super::Search;
 
@@ -70,24 +71,20 @@ impl<L> Search<'_, L> {
                     continue;
                 }
                 let head = heads + iu;
-                let mut at = self.link_next[head];
+                let mut at = self.link_next.at(head as u32);
                 let mut least = u64::MAX;
                 while at != head {
-                    let cost = self.list_cost[at];
+                    let cost = self.list_cost.at(at as u32);
                     if cost > fits || cost >= least.saturating_add(taxed_most) {
                         break;
                     }
-                    let o = self.list[at].0;
-                    let mut paid = 0u64;
-                    for k in self.primary_of(o) {
-                        paid = paid.saturating_add(self.tax[self.option_primary[k] as usize]);
-                    }
+                    let paid = self.paid(self.list.at(at as u32).0);
                     // The taxes of the option's items never exceed its cost.
                     least = least.min(cost.saturating_sub(paid));
                     if least == 0 {
                         break;
                     }
-                    at = self.link_next[at];
+                    at = self.link_next.at(at as u32);
                 }
                 if least == u64::MAX {
                     // No option fits below `room`: nothing completes.
@@ -113,6 +110,16 @@ impl<L> Search<'_, L> {
         total
     }
 
+    /// The taxes of option `o`'s primary items, as they stand.
+    #[inline(always)]
+    fn paid(&self, o: u32) -> u64 {
+        let mut paid = 0u64;
+        for k in self.option_start.at(o)..self.option_start.at(o + 1) {
+            paid = paid.saturating_add(self.tax.at(self.option_primary.at(k)));
+        }
+        paid
+    }
+
     /// Excludes, below the node, the options of `items` whose reduced cost
     /// (their cost less the taxes of their items, as the last call of
     /// [`taxes`](Self::taxes) left them) is at least `slack`, `room` less
@@ -123,26 +130,22 @@ impl<L> Search<'_, L> {
         let fits = u64::try_from(room.saturating_sub(1)).unwrap_or(u64::MAX);
         for &i in items {
             let head = heads + i as usize;
-            let mut at = self.link_next[head];
+            let mut at = self.link_next.at(head as u32);
             while at != head {
-                let cost = self.list_cost[at];
+                let cost = self.list_cost.at(at as u32);
                 if cost > fits {
                     break;
                 }
                 if u128::from(cost) < slack {
                     // Its reduced cost is at most its cost.
-                    at = self.link_next[at];
+                    at = self.link_next.at(at as u32);
                     continue;
                 }
-                let o = self.list[at].0;
-                let mut paid = 0u64;
-                for k in self.primary_of(o) {
-                    paid = paid.saturating_add(self.tax[self.option_primary[k] as usize]);
-                }
-                if u128::from(cost.saturating_sub(paid)) >= slack {
+                let o = self.list.at(at as u32).0;
+                if u128::from(cost.saturating_sub(self.paid(o))) >= slack {
                     self.exclude(o);
                 }
-                at = self.link_next[at];
+                at = self.link_next.at(at as u32);
             }
         }
     }
