@@ -456,21 +456,32 @@ impl<'p, L> Search<'p, L> {
         self.trail.push(o);
     }
 
+    /// Takes back the exclusions on the trail past `mark`.
     fn undo(&mut self, mark: usize) {
+        if self.lists {
+            self.undo_in::<true>(mark);
+        } else {
+            self.undo_in::<false>(mark);
+        }
+    }
+
+    /// [`undo`](Self::undo) with the choice of lists known, as for
+    /// [`exclude_in`](Self::exclude_in). The options come back in the
+    /// reverse order of their leaving, so each returns to its place in its
+    /// items' lists (one list per item: the order within an option does
+    /// not matter).
+    #[inline(always)]
+    fn undo_in<const LISTS: bool>(&mut self, mark: usize) {
         while self.trail.len() > mark {
             let Some(o) = self.trail.pop() else { break };
             *self.available.at_mut(o) = true;
-            if self.lists {
-                for k in (self.option_start.at(o)..self.option_start.at(o + 1)).rev() {
-                    *self.available_count.at_mut(self.option_primary.at(k)) += 1;
+            for k in self.option_start.at(o)..self.option_start.at(o + 1) {
+                *self.available_count.at_mut(self.option_primary.at(k)) += 1;
+                if LISTS {
                     let at = self.option_pos.at(k);
                     let (prev, next) = (self.link_prev.at(at), self.link_next.at(at));
                     *self.link_next.at_mut(prev as u32) = at as usize;
                     *self.link_prev.at_mut(next as u32) = at as usize;
-                }
-            } else {
-                for k in self.option_start.at(o)..self.option_start.at(o + 1) {
-                    *self.available_count.at_mut(self.option_primary.at(k)) += 1;
                 }
             }
         }
