@@ -129,23 +129,24 @@ impl<L> Search<'_, L> {
         let heads = self.list.len();
         let fits = u64::try_from(room.saturating_sub(1)).unwrap_or(u64::MAX);
         for &i in items {
+            // From the dearest option down (each list is by cost), to the
+            // first that costs less than `slack`: a reduced cost is at
+            // most the cost, so none before it is excluded. An excluded
+            // option keeps its links, so the walk goes on from it.
             let head = heads + i as usize;
-            let mut at = self.link_next.at(head as u32);
+            let mut at = self.link_prev.at(head as u32);
             while at != head {
                 let cost = self.list_cost.at(at as u32);
-                if cost > fits {
+                if u128::from(cost) < slack {
                     break;
                 }
-                if u128::from(cost) < slack {
-                    // Its reduced cost is at most its cost.
-                    at = self.link_next.at(at as u32);
-                    continue;
+                if cost <= fits {
+                    let o = self.list.at(at as u32).0;
+                    if u128::from(cost.saturating_sub(self.paid(o))) >= slack {
+                        self.exclude(o);
+                    }
                 }
-                let o = self.list.at(at as u32).0;
-                if u128::from(cost.saturating_sub(self.paid(o))) >= slack {
-                    self.exclude(o);
-                }
-                at = self.link_next.at(at as u32);
+                at = self.link_prev.at(at as u32);
             }
         }
     }
