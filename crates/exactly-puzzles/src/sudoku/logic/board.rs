@@ -18,7 +18,7 @@ impl Board {
             });
         }
         let n = shape.size();
-        let full = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+        let full = all_values(n);
         let mut board = Board {
             topo: Arc::new(topo),
             shape,
@@ -109,7 +109,7 @@ impl Board {
             return State::Solved;
         }
         let n = self.topo.n;
-        let full = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+        let full = all_values(n);
         for cells in &self.topo.units {
             let mut seen = 0u64;
             for &c in cells {

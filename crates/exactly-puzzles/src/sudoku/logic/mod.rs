@@ -435,6 +435,15 @@ fn bit(v: u8) -> u64 {
     1u64 << (v - 1)
 }
 
+/// The mask of all values of a grid of side `n` (at most 64).
+fn all_values(n: usize) -> u64 {
+    if n >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << n) - 1
+    }
+}
+
 /// The values of a mask, ascending.
 fn values_of(mask: u64) -> impl Iterator<Item = u8> {
     (0..64u8).filter(move |b| mask >> b & 1 != 0).map(|b| b + 1)

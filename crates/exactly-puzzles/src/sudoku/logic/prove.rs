@@ -31,7 +31,7 @@
 //! the one solution, and a search that ends without a solution proves
 //! there is none.
 
-use super::{Grid, Rules, Shape, SudokuError, Topology};
+use super::{all_values, Grid, Rules, Shape, SudokuError, Topology};
 
 mod cdcl;
 
@@ -129,7 +129,7 @@ impl Prover {
         Ok(Prover {
             sat: cdcl::Rules::new(shape, &topo.units, &topo.peers),
             shape,
-            full: if n == 64 { u64::MAX } else { (1u64 << n) - 1 },
+            full: all_values(n),
             unit_cells,
             unit_start,
             peers,
