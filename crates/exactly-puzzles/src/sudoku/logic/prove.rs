@@ -35,6 +35,18 @@ use super::{all_values, Grid, Rules, Shape, SudokuError, Topology};
 
 mod cdcl;
 
+/// Lists of cells laid end to end, and where each starts (one more entry
+/// at the end): list `i` is `flat[start[i]..start[i + 1]]`.
+fn flatten(lists: &[Vec<usize>]) -> (Vec<u32>, Vec<u32>) {
+    let mut flat = Vec::new();
+    let mut start = vec![0];
+    for list in lists {
+        flat.extend(list.iter().map(|&c| c as u32));
+        start.push(flat.len() as u32);
+    }
+    (flat, start)
+}
+
 /// The units and crossings of one grid shape and rules.
 ///
 /// ```
@@ -58,12 +70,9 @@ pub struct Prover {
     /// `unit_cells[unit_start[u]..unit_start[u + 1]]`.
     unit_cells: Vec<u32>,
     unit_start: Vec<u32>,
-    /// The cells each cell sees, cell after cell, as the units.
-    peers: Vec<u32>,
-    peer_start: Vec<u32>,
     /// A box and a line sharing two or more cells.
     crossings: Vec<Crossing>,
-    /// The same rules as clauses.
+    /// The same rules as clauses, and the cells each cell sees.
     sat: cdcl::Rules,
 }
 
@@ -99,18 +108,7 @@ impl Prover {
     pub fn new(shape: Shape, rules: &Rules) -> Result<Prover, SudokuError> {
         let topo = Topology::new(shape, rules)?;
         let n = topo.n;
-        let mut unit_cells = Vec::new();
-        let mut unit_start = vec![0];
-        for cells in &topo.units {
-            unit_cells.extend(cells.iter().map(|&c| c as u32));
-            unit_start.push(unit_cells.len() as u32);
-        }
-        let mut peers = Vec::new();
-        let mut peer_start = vec![0];
-        for list in &topo.peers {
-            peers.extend(list.iter().map(|&c| c as u32));
-            peer_start.push(peers.len() as u32);
-        }
+        let (unit_cells, unit_start) = flatten(&topo.units);
         let crossings = topo
             .crossings
             .iter()
@@ -132,8 +130,6 @@ impl Prover {
             full: all_values(n),
             unit_cells,
             unit_start,
-            peers,
-            peer_start,
             crossings,
         })
     }
@@ -219,8 +215,7 @@ impl Prover {
     fn place(&self, pos: &mut Position, cell: usize, b: u64) {
         pos.values[cell] = b.trailing_zeros() as u8 + 1;
         pos.cand[cell] = 0;
-        let (from, to) = (self.peer_start[cell], self.peer_start[cell + 1]);
-        for &p in &self.peers[from as usize..to as usize] {
+        for &p in self.sat.peers_of(cell) {
             pos.cand[p as usize] &= !b;
         }
     }

@@ -23,7 +23,7 @@
 //! A search that ends with a conflict at level 0 proves that the puzzle
 //! has no solution; every clause it learns follows from the rules.
 
-use super::Found;
+use super::{flatten, Found};
 use crate::sudoku::{Grid, Shape};
 
 /// A literal: `2 * var` is the variable, `2 * var + 1` its negation.
@@ -106,29 +106,24 @@ impl Rules {
         let mut of_cell = vec![Vec::new(); n * n];
         for (u, unit) in units.iter().enumerate() {
             for &c in unit {
-                of_cell[c].push(u as u32);
+                of_cell[c].push(u);
             }
         }
-        let mut unit_start = vec![0];
-        let mut cell_units = Vec::new();
-        for list in of_cell {
-            cell_units.extend(list);
-            unit_start.push(cell_units.len() as u32);
-        }
-        let mut flat = Vec::new();
-        let mut peer_start = vec![0];
-        for list in peers {
-            flat.extend(list.iter().map(|&c| c as u32));
-            peer_start.push(flat.len() as u32);
-        }
+        let (cell_units, unit_start) = flatten(&of_cell);
+        let (peers, peer_start) = flatten(peers);
         Rules {
             shape,
             groups,
             units: cell_units,
             unit_start,
-            peers: flat,
+            peers,
             peer_start,
         }
+    }
+
+    /// The cells that see `cell`.
+    pub(super) fn peers_of(&self, cell: usize) -> &[u32] {
+        &self.peers[self.peer_start[cell] as usize..self.peer_start[cell + 1] as usize]
     }
 }
 
@@ -435,10 +430,7 @@ impl<'r> Search<'r> {
         let (cell, v) = (x / n, x % n);
         let rules = self.rules;
         let others = (0..n).filter(|&w| w != v).map(|w| cell * n + w);
-        let (from, to) = (rules.peer_start[cell], rules.peer_start[cell + 1]);
-        let seers = rules.peers[from as usize..to as usize]
-            .iter()
-            .map(|&c| c as usize * n + v);
+        let seers = rules.peers_of(cell).iter().map(|&c| c as usize * n + v);
         for y in others.chain(seers) {
             match self.value[y] {
                 UNDEF => self.assign(2 * y as Lit + 1, Reason::Binary(x as u32)),
