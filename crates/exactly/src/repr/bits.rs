@@ -38,17 +38,17 @@ pub(crate) const SMALL_OPTIONS: usize = 512;
 
 /// The fewest words per option set (more than [`SMALL_OPTIONS`] options)
 /// at which the search keeps, per level, which words of the available
-/// options are nonzero (up to [`LIVE_WORDS`]): the branching rule counts
+/// options are nonzero (up to [`MAX_LIVE_WORDS`]): the branching rule counts
 /// each item's options over the words nonzero in both and stops a count
 /// once it cannot win, and a choice updates only those words.
 /// PERF: pentomino-6x10 (32 words) and de-bruijn-2-4-6 (38 words); below,
 /// dense rows measured faster (DESIGN.md, "Four representations").
-pub(crate) const SPARSE_WORDS: usize = 9;
+pub(crate) const MIN_LIVE_WORDS: usize = 9;
 
 /// The most words per option set whose nonzero words a level keeps in one
 /// word (`Bits::live`); wider sets, only under an explicit
 /// [`crate::Engine::Bits`], are read whole.
-const LIVE_WORDS: usize = 64;
+const MAX_LIVE_WORDS: usize = 64;
 
 /// Whether `problem` is small enough for bitsets to beat item masks
 /// ([`SMALL_PRIMARY`], [`SMALL_OPTIONS`]).
@@ -73,7 +73,7 @@ pub(crate) struct Bits {
     /// the nonzero words measured slower on every benchmark instance.)
     opts: Vec<u64>,
     /// Per primary item, when the search tracks live words
-    /// ([`SPARSE_WORDS`] to [`LIVE_WORDS`] words per option set): which
+    /// ([`MIN_LIVE_WORDS`] to [`MAX_LIVE_WORDS`] words per option set): which
     /// words of its row in `opts` are nonzero, one bit each; empty when
     /// every word is read.
     row_live: Vec<u64>,
@@ -161,7 +161,7 @@ impl Bits {
             set_bit(&mut open, p);
         }
         let (mut row_live, mut live) = (Vec::new(), Vec::new());
-        if (SPARSE_WORDS..=LIVE_WORDS).contains(&w) {
+        if (MIN_LIVE_WORDS..=MAX_LIVE_WORDS).contains(&w) {
             row_live = opts.chunks_exact(w).map(live_words).collect();
             live.push(live_words(&avail));
         }

@@ -158,8 +158,12 @@ pub(super) struct Search<'r> {
     seen: Vec<bool>,
     /// Per group, its variables not false.
     free: Vec<u32>,
-    /// Scratch for the groups of a variable, and for a reason's literals.
+    /// Scratch for the groups of a variable.
     scratch: Vec<u32>,
+    /// Scratch for `analyze`: the literals of the reason being resolved,
+    /// and the learned clause before minimisation.
+    reason_lits: Vec<Lit>,
+    unminimised: Vec<Lit>,
 }
 
 /// How often `stop` is asked, in conflicts.
@@ -197,6 +201,8 @@ impl<'r> Search<'r> {
             seen: vec![false; vars],
             free: vec![n as u32; rules.groups.len() / n.max(1)],
             scratch: Vec::new(),
+            reason_lits: Vec::new(),
+            unminimised: Vec::new(),
         };
         if n == 1 {
             // A 1x1 grid: its one variable is true.
@@ -503,11 +509,13 @@ impl<'r> Search<'r> {
         let mut learnt: Vec<Lit> = vec![0];
         let mut open = 0usize;
         let mut index = self.trail.len();
-        let mut reason: Vec<Lit> = match conflict {
-            Conflict::Binary(x, y) => vec![2 * x + 1, 2 * y + 1],
-            Conflict::Clause(c) => self.clause_lits(c).to_vec(),
-            Conflict::Group(g) => self.group(g).iter().map(|&y| 2 * y).collect(),
-        };
+        let mut reason = std::mem::take(&mut self.reason_lits);
+        reason.clear();
+        match conflict {
+            Conflict::Binary(x, y) => reason.extend([2 * x + 1, 2 * y + 1]),
+            Conflict::Clause(c) => reason.extend_from_slice(self.clause_lits(c)),
+            Conflict::Group(g) => reason.extend(self.group(g).iter().map(|&y| 2 * y)),
+        }
         loop {
             for &q in &reason {
                 let x = var(q);
@@ -535,27 +543,32 @@ impl<'r> Search<'r> {
                 learnt[0] = neg(p);
                 break;
             }
-            reason = match self.reason[var(p)] {
-                Reason::Binary(x) => vec![2 * x + 1],
-                Reason::Clause(c) => self.clause_lits(c)[1..].to_vec(),
-                Reason::Group(g) => self
-                    .group(g)
-                    .iter()
-                    .filter(|&&y| y as usize != var(p))
-                    .map(|&y| 2 * y)
-                    .collect(),
+            reason.clear();
+            match self.reason[var(p)] {
+                Reason::Binary(x) => reason.push(2 * x + 1),
+                Reason::Clause(c) => reason.extend_from_slice(&self.clause_lits(c)[1..]),
+                Reason::Group(g) => reason.extend(
+                    self.group(g)
+                        .iter()
+                        .filter(|&&y| y as usize != var(p))
+                        .map(|&y| 2 * y),
+                ),
                 // Only the decision is a decision at this level, and it is
                 // the last literal the walk reaches.
-                Reason::Decision => Vec::new(),
-            };
+                Reason::Decision => {}
+            }
         }
+        self.reason_lits = reason;
         // A literal whose reason rests only on the clause's other
         // literals (or on facts) is implied by them: it goes.
-        let all = learnt.clone();
+        let mut all = std::mem::take(&mut self.unminimised);
+        all.clear();
+        all.extend_from_slice(&learnt);
         learnt.retain(|&q| q == all[0] || !self.redundant(var(q)));
         for &q in &all[1..] {
             self.seen[var(q)] = false;
         }
+        self.unminimised = all;
         let mut back = 0;
         if learnt.len() > 1 {
             let (mut at, mut best) = (1, 0);
