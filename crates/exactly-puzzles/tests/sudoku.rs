@@ -765,3 +765,36 @@ fn parallel_search_gives_the_serial_answers() {
         assert!(grid.solves(&empty));
     }
 }
+
+#[test]
+fn parallel_search_keeps_budgets_and_cancel_flags() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    let rules = Rules::default();
+    let empty = Grid::empty(Shape::new(3, 3).unwrap());
+    // A node budget is the serial search's, whatever the threads: the
+    // same answer on every run.
+    for nodes in [1, 125, 500, 20_000] {
+        let budget = exactly::Limits::default().max_nodes(nodes);
+        for (puzzle, _) in cases("9x9.txt").into_iter().take(5) {
+            let serial = sudoku::solve_parallel(&puzzle, 2, &rules, &budget, 1).unwrap();
+            let parallel = sudoku::solve_parallel(&puzzle, 2, &rules, &budget, 3).unwrap();
+            assert_eq!(parallel, serial, "{nodes} nodes");
+        }
+    }
+    // A raised cancel flag stops the threads, before the search or during it.
+    let raised = Arc::new(AtomicBool::new(true));
+    let limits = exactly::Limits::default().cancel_flag(Arc::clone(&raised));
+    let answer = sudoku::solve_parallel(&empty, u64::MAX, &rules, &limits, 2).unwrap();
+    assert_eq!(answer.verdict, Verdict::Unknown);
+    let flag = Arc::new(AtomicBool::new(false));
+    let limits = exactly::Limits::default().cancel_flag(Arc::clone(&flag));
+    let raise = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        flag.store(true, Ordering::Relaxed);
+    });
+    let huge = Grid::empty(Shape::new(4, 4).unwrap());
+    let answer = sudoku::solve_parallel(&huge, u64::MAX, &rules, &limits, 2).unwrap();
+    raise.join().unwrap();
+    assert_eq!(answer.verdict, Verdict::Unknown);
+}

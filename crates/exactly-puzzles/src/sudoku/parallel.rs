@@ -30,9 +30,12 @@ const SUBPROBLEMS_PER_THREAD: usize = 16;
 /// The answer is the same as [`solve_with`]'s but for the node count and,
 /// when the puzzle has more than one solution, which ones are shown: the
 /// first in the order of the subproblems, the same whatever the threads
-/// and however fast each runs. With one thread, a node budget or a
-/// cancel flag in `limits` (which a split search could not keep exactly),
-/// it is [`solve_with`] within the budget.
+/// and however fast each runs. With one thread, or a node budget in
+/// `limits`, it is [`solve_with`] within `limits`: a node budget is a
+/// fixed amount of work whose answer is the same on every run, where
+/// threads sharing it would each explore a part that depends on their
+/// timing. A time budget and a cancel flag stop all the threads; a search
+/// stopped before its end answers [`Verdict::Unknown`].
 ///
 /// ```
 /// use exactly::Limits;
@@ -51,25 +54,36 @@ pub fn solve_parallel(
 ) -> Result<Answer, SudokuError> {
     let max_solutions = max_solutions.max(1);
     let start = Instant::now();
-    if threads <= 1 || limits.nodes.is_some() || limits.cancel.is_some() {
+    if threads <= 1 || limits.nodes.is_some() {
         return solve_within(puzzle, max_solutions, rules, limits);
     }
     if !puzzle.cells.contains(&0) {
         return solve_with(puzzle, max_solutions, rules);
     }
-    // The encoding of a large grid takes long too: it keeps to the budget.
-    let stop = || limits.time.is_some_and(|t| start.elapsed() >= t);
+    // The encoding of a large grid takes long too: it keeps to the time
+    // budget and the cancel flag.
+    let cancelled = || {
+        limits
+            .cancel
+            .as_ref()
+            .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
+    };
+    let stop = || limits.time.is_some_and(|t| start.elapsed() >= t) || cancelled();
     let Some(problem) = encode_within(puzzle, rules, &stop)? else {
         return Ok(answer_of(max_solutions, 0, [None, None], 0, true));
     };
-    // So does the split: a large grid's first levels take long as well.
-    let left = match limits.time {
-        Some(time) => match time.checked_sub(start.elapsed()) {
-            Some(left) => Limits::default().max_time(left),
+    // So does the split, within the whole budget: a large grid's first
+    // levels take long as well.
+    let mut left = Limits::default();
+    if let Some(time) = limits.time {
+        match time.checked_sub(start.elapsed()) {
+            Some(rest) => left = left.max_time(rest),
             None => return Ok(answer_of(max_solutions, 0, [None, None], 0, true)),
-        },
-        None => Limits::default(),
-    };
+        }
+    }
+    if let Some(cancel) = &limits.cancel {
+        left = left.cancel_flag(std::sync::Arc::clone(cancel));
+    }
     let (split, above, outcome) = exactly::parallel::split_with_solutions_within(
         &problem,
         sudoku_engine(&problem),
@@ -93,12 +107,16 @@ pub fn solve_parallel(
         }
         found.resolve(0);
     }
-    let (mut nodes, mut out_of_time) = (split.nodes, false);
+    let (mut nodes, mut out_of_budget) = (split.nodes, false);
     if !lock().settled() {
-        let budget = match limits.time {
-            Some(time) => Limits::default().max_time(time),
-            None => Limits::default(),
-        };
+        // The pool's time counts from the call.
+        let mut budget = Limits::default();
+        if let Some(time) = limits.time {
+            budget = budget.max_time(time);
+        }
+        if let Some(cancel) = &limits.cancel {
+            budget = budget.cancel_flag(std::sync::Arc::clone(cancel));
+        }
         let items: Vec<usize> = (0..split.subproblems.len()).collect();
         // An item stops the pool (outcome `Caller`) once the answer is
         // settled; otherwise it runs to its end, or stops early when no
@@ -164,13 +182,14 @@ pub fn solve_parallel(
             // Prefixes from this problem's own split replay.
             .map_err(|failed: Failed<PrefixError>| BadPrefix::from(failed))?;
         nodes += run.nodes;
-        out_of_time = run.outcome == Outcome::Stopped(StopReason::TimeLimit);
+        // `Caller` is this function's own stop once the answer is settled.
+        out_of_budget = matches!(run.outcome, Outcome::Stopped(r) if r != StopReason::Caller);
     }
     let (count, grids) = found
         .into_inner()
         .unwrap_or_else(|e| e.into_inner())
         .answer();
-    let stopped = out_of_time && count < max_solutions;
+    let stopped = out_of_budget && count < max_solutions;
     check_both(puzzle, rules, &grids)?;
     Ok(answer_of(max_solutions, count, grids, nodes, stopped))
 }
