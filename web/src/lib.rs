@@ -563,7 +563,7 @@ const MAX_RECORDS: usize = 10_000;
 
 fn sudoku_error(line: usize, error: &SudokuError) -> String {
     match error {
-        SudokuError::Parse { .. } => error.to_string(),
+        SudokuError::Parse(_) => error.to_string(),
         _ => format!("line {line}: {error}"),
     }
 }

@@ -46,10 +46,12 @@
 //! # Ok::<(), std::io::Error>(())
 //! ```
 
+use std::borrow::Cow;
 use std::fmt;
 use std::io::{self, Write};
 use std::str::FromStr;
 
+use exactly::format::{ParseError, ParseErrorKind};
 use exactly::{Limits, StopReason};
 
 pub mod hust1017;
@@ -172,7 +174,30 @@ pub struct ContestError {
     pub message: String,
 }
 
+/// A reader's error is a case's bad input.
+impl From<ParseError> for ContestError {
+    fn from(e: ParseError) -> ContestError {
+        ContestError::bad(e.line, e.column, e.kind.to_string())
+    }
+}
+
 impl ContestError {
+    /// Bad input at `line`, `column`: `expected` is what the judge's
+    /// format has there, `found` what the input holds
+    /// ([`ParseErrorKind::Expected`]).
+    pub(crate) fn expected(
+        line: usize,
+        column: usize,
+        expected: impl Into<Cow<'static, str>>,
+        found: &str,
+    ) -> ContestError {
+        let kind = ParseErrorKind::Expected {
+            expected: expected.into(),
+            found: found.to_string(),
+        };
+        ParseError::new(line, column, kind).into()
+    }
+
     /// Bad input at `line`, `column`.
     pub(crate) fn bad(line: usize, column: usize, message: impl Into<String>) -> ContestError {
         ContestError {
@@ -411,10 +436,11 @@ impl<'a> Tokens<'a> {
             // All digits: only too large a number fails to parse.
             token.text.parse::<u64>().unwrap_or(u64::MAX)
         } else {
-            return Err(ContestError::bad(
+            return Err(ContestError::expected(
                 token.line,
                 token.column,
-                format!("expected {what}, a non-negative integer, found '{shown}'"),
+                format!("{what}, a non-negative integer"),
+                token.text,
             ));
         };
         if value < low || value > high {
@@ -449,10 +475,11 @@ pub(crate) fn cells_of(
         match symbol(c) {
             Some(v) => into.push(v),
             None => {
-                return Err(ContestError::bad(
+                return Err(ContestError::expected(
                     token.line,
                     token.column + i,
-                    format!("expected a cell ({expected}), found '{}'", c.escape_debug()),
+                    format!("a cell ({expected})"),
+                    c.encode_utf8(&mut [0; 4]),
                 ))
             }
         }

@@ -89,6 +89,7 @@ mod template;
 mod tests;
 mod text;
 
+use exactly::format::ParseError;
 use exactly::BuildError;
 
 pub use encode::{decode, encode, encode_with, Placement};
@@ -152,16 +153,11 @@ pub enum SudokuError {
         /// The symbol, as the input writes it.
         symbol: String,
     },
-    /// Text that is not a puzzle: the 1-based line and, when known, column.
-    #[error("line {line}{}: {message}", column.map(|c| format!(", column {c}")).unwrap_or_default())]
-    Parse {
-        /// 1-based line.
-        line: usize,
-        /// 1-based column (in characters), when the error has one.
-        column: Option<usize>,
-        /// What is wrong.
-        message: String,
-    },
+    /// Text that is not a puzzle: where (the 1-based line and, when the
+    /// error has one, column) and what is wrong, shown as `line L, column
+    /// C: message` ([`ParseError::in_words`]).
+    #[error("{}", .0.in_words())]
+    Parse(ParseError),
     /// A solution that fails the independent check; a bug in the solver.
     #[error("internal error: the solver returned a grid that is not a solution")]
     WrongSolution,

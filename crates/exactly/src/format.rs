@@ -22,25 +22,64 @@
 //! 1 2
 //! ```
 
+use std::borrow::Cow;
 use std::fmt;
 use std::io::{self, Write};
 
 use crate::problem::{is_valid_name, BuildError, ColorId, ItemKind, Problem, ProblemBuilder};
 use crate::work;
 
-/// A parse error at a 1-based line and column.
+/// A parse error at a 1-based line and column: the one error type of every
+/// text reader (the DLX and matrix formats here, plan, result and
+/// checkpoint files in [`crate::records`], and the front ends' puzzle
+/// texts).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{line}:{column}: {kind}")]
+#[error("{}", Located(self, None))]
 pub struct ParseError {
     /// 1-based line number.
     pub line: usize,
-    /// 1-based column (in characters).
+    /// 1-based column (in characters); 0 when the error is about the line
+    /// (or the record it holds) as a whole.
     pub column: usize,
     /// What went wrong.
     pub kind: ParseErrorKind,
 }
 
+/// `line:column: kind`, after `file:` when there is a file; `line: kind`
+/// for an error about a whole line.
+struct Located<'a>(&'a ParseError, Option<&'a str>);
+
+impl fmt::Display for Located<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let ParseError { line, column, kind } = self.0;
+        if let Some(file) = self.1 {
+            write!(f, "{file}:")?;
+        }
+        match column {
+            0 => write!(f, "{line}: {kind}"),
+            column => write!(f, "{line}:{column}: {kind}"),
+        }
+    }
+}
+
 impl ParseError {
+    /// An error of `kind` at `line` and `column` (0 for the whole line).
+    pub fn new(line: usize, column: usize, kind: ParseErrorKind) -> ParseError {
+        ParseError { line, column, kind }
+    }
+
+    /// A broken rule of a format, said in `message`
+    /// ([`ParseErrorKind::Invalid`]).
+    ///
+    /// ```
+    /// let e = exactly::format::ParseError::invalid(3, 0, "a record of 80 cells");
+    /// assert_eq!(e.to_string(), "3: a record of 80 cells");
+    /// assert_eq!(e.in_words().to_string(), "line 3: a record of 80 cells");
+    /// ```
+    pub fn invalid(line: usize, column: usize, message: impl Into<String>) -> ParseError {
+        ParseError::new(line, column, ParseErrorKind::Invalid(message.into()))
+    }
+
     /// Formats the error as `file:line:column: message`.
     ///
     /// ```
@@ -48,13 +87,28 @@ impl ParseError {
     /// assert_eq!(e.with_file("x.dlx").to_string(), "x.dlx:2:1: unknown item 'b'");
     /// ```
     pub fn with_file<'a>(&'a self, file: &'a str) -> impl fmt::Display + 'a {
-        struct WithFile<'a>(&'a ParseError, &'a str);
-        impl fmt::Display for WithFile<'_> {
+        Located(self, Some(file))
+    }
+
+    /// Formats the error as `line L, column C: message` (or `line L:
+    /// message` for a whole line), the form of the sudoku verdicts.
+    ///
+    /// ```
+    /// let e = exactly::format::parse_dlx("a\nb\n").unwrap_err();
+    /// assert_eq!(e.in_words().to_string(), "line 2, column 1: unknown item 'b'");
+    /// ```
+    pub fn in_words(&self) -> impl fmt::Display + '_ {
+        struct InWords<'a>(&'a ParseError);
+        impl fmt::Display for InWords<'_> {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                write!(f, "{}:{}", self.1, self.0)
+                let ParseError { line, column, kind } = self.0;
+                match column {
+                    0 => write!(f, "line {line}: {kind}"),
+                    column => write!(f, "line {line}, column {column}: {kind}"),
+                }
             }
         }
-        WithFile(self, file)
+        InWords(self)
     }
 }
 
@@ -78,11 +132,12 @@ pub enum ParseErrorKind {
     /// A malformed cost token.
     #[error("bad cost '{}': expected '|' followed by a non-negative integer", escape(.0))]
     BadCost(String),
-    /// A malformed number.
+    /// Something other than what the format has there: a malformed
+    /// number, word or line.
     #[error("expected {expected}, found {}", found_text(found))]
     Expected {
         /// What was expected.
-        expected: &'static str,
+        expected: Cow<'static, str>,
         /// What was found (empty at end of line or input).
         found: String,
     },
@@ -115,21 +170,29 @@ pub enum ParseErrorKind {
     /// A cost, or an option's costs added up, past `u64::MAX`.
     #[error("cost '{0}' takes the option's cost past the largest, 18446744073709551615")]
     CostTooLarge(String),
-    /// A rule of a front end's own text format broken (a polyomino
-    /// picture, say): the message names it.
+    /// A line of a record file whose checksum does not match its fields
+    /// (the column is the checksum's).
+    #[error("the line is damaged: its checksum does not match its fields")]
+    Checksum,
+    /// A rule of a format broken (a polyomino picture, a plan's
+    /// subproblems out of order, say): the message names it.
     #[error("{0}")]
     Invalid(String),
 }
 
-/// What an [`ParseErrorKind::Expected`] error found: the token, quoted and
-/// escaped, or `nothing` at the end of a line or of the input.
+/// What an [`ParseErrorKind::Expected`] error found: the token (its first
+/// [`FOUND_CHARS`] characters), quoted and escaped, or `nothing` at the end
+/// of a line or of the input.
 fn found_text(found: &str) -> String {
-    if found.is_empty() {
-        "nothing".to_string()
-    } else {
-        format!("'{}'", escape(found))
+    match found.char_indices().nth(FOUND_CHARS) {
+        _ if found.is_empty() => "nothing".to_string(),
+        Some((cut, _)) => format!("'{}...'", escape(&found[..cut])),
+        None => format!("'{}'", escape(found)),
     }
 }
+
+/// The most characters of what was found that an error message shows.
+const FOUND_CHARS: usize = 60;
 
 /// Largest column count accepted from a matrix header when the rows do not
 /// mention that many columns (a column no row names has no cover, so such
@@ -177,6 +240,21 @@ pub fn lines(text: &str) -> impl Iterator<Item = &str> {
 /// assert_eq!(t, [(3, "ab"), (6, "c"), (9, "é"), (11, "d")]);
 /// ```
 pub fn tokens(line: &str) -> impl Iterator<Item = (usize, &str)> + '_ {
+    tokens_by(line, char::is_whitespace)
+}
+
+/// The tokens of one line between the characters `is_blank` accepts, with
+/// their 1-based columns (in characters): [`tokens`] splits at whitespace,
+/// record files at single spaces, sudoku rows at whitespace and `|`.
+///
+/// ```
+/// let t: Vec<_> = exactly::format::tokens_by("a\tb c", |c| c == ' ').collect();
+/// assert_eq!(t, [(1, "a\tb"), (5, "c")]);
+/// ```
+pub fn tokens_by<'a>(
+    line: &'a str,
+    is_blank: impl Fn(char) -> bool + 'a,
+) -> impl Iterator<Item = (usize, &'a str)> + 'a {
     let mut column = 0;
     let mut counted = 0;
     let mut start: Option<(usize, usize)> = None;
@@ -185,7 +263,7 @@ pub fn tokens(line: &str) -> impl Iterator<Item = (usize, &str)> + '_ {
         match chars.next() {
             Some((i, c)) => {
                 column += 1;
-                match (c.is_whitespace(), start) {
+                match (is_blank(c), start) {
                     (false, None) => start = Some((i, column)),
                     (true, Some((s, col))) => {
                         start = None;
@@ -318,10 +396,6 @@ pub fn parse_dlx(text: &str) -> Result<Problem<String>, ParseError> {
     // named item `i`, so a repeated item is found in constant time.
     let mut seen = vec![0usize; b.num_items()];
     let mut entries = Vec::new();
-    // Where the options dropped for holding no primary item start, by
-    // position among the options added, for the problem's warnings.
-    let mut dropped = Vec::new();
-    let mut position = 0usize;
     for (n, line) in lines {
         if is_comment_or_blank(line) {
             continue;
@@ -381,13 +455,10 @@ pub fn parse_dlx(text: &str) -> Result<Problem<String>, ParseError> {
             .map_err(|e| err(n, 1, e.into()))?;
         if kept.is_none() {
             let column = line.chars().take_while(|c| c.is_whitespace()).count() + 1;
-            dropped.push((position, (n, column)));
+            b.place_last_warning((n, column));
         }
-        position += 1;
     }
-    let mut problem = b.build().map_err(|e| err(item_line_no, 1, e.into()))?;
-    problem.place_warnings(&dropped);
-    Ok(problem)
+    b.build().map_err(|e| err(item_line_no, 1, e.into()))
 }
 
 /// Reads the `u` or `v:u` in front of `|name` on the item line.
@@ -491,8 +562,8 @@ pub fn write_dlx<L>(problem: &Problem<L>, out: &mut impl Write) -> io::Result<()
 /// ```
 pub fn parse_matrix(text: &str) -> Result<Problem<String>, ParseError> {
     let err = |line, column, kind| ParseError { line, column, kind };
-    let expected = |expected, found: &str| ParseErrorKind::Expected {
-        expected,
+    let expected = |expected: &'static str, found: &str| ParseErrorKind::Expected {
+        expected: expected.into(),
         found: found.to_string(),
     };
     let number = |(column, t): (usize, &str), line, what| -> Result<u64, ParseError> {
@@ -604,16 +675,13 @@ pub fn parse_matrix(text: &str) -> Result<Problem<String>, ParseError> {
     for j in 1..=columns {
         b.primary(&j.to_string()).map_err(build)?;
     }
-    let mut dropped = Vec::new();
-    for (position, (label, cols, start)) in options.into_iter().enumerate() {
+    for (label, cols, start) in options {
         let items = cols.into_iter().map(|c| (crate::ItemId(c), ColorId::NONE));
         if b.add_option(label, items).map_err(build)?.is_none() {
-            dropped.push((position, start));
+            b.place_last_warning(start);
         }
     }
-    let mut problem = b.build().map_err(build)?;
-    problem.place_warnings(&dropped);
-    Ok(problem)
+    b.build().map_err(build)
 }
 
 #[cfg(test)]

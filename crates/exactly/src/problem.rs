@@ -185,9 +185,25 @@ pub enum BuildError {
         /// The upper bound given.
         max: u32,
     },
-    /// More items, options or entries than 32-bit indices can address.
+    /// More items, options or entries than 32-bit indices can address
+    /// (items, entries and options together up to about 2^32, options
+    /// and colors each below 2^31).
     #[error("the problem is too large for 32-bit indices")]
     TooLarge,
+}
+
+/// Whether a problem of `items`, `entries` and `options` fits the 32-bit
+/// positions every search keeps: dancing links lay out one node per item,
+/// per entry and per option (its spacer) and two more, and number options
+/// in an `i32`; Algorithm M's lists hold an entry per item and per entry.
+/// The builder refuses ([`BuildError::TooLarge`]) an item or option that
+/// would go past it.
+fn fits_indices(items: usize, entries: usize, options: usize) -> bool {
+    let total = (items as u64)
+        .saturating_add(entries as u64)
+        .saturating_add(options as u64)
+        .saturating_add(2);
+    total <= u64::from(u32::MAX) && options <= i32::MAX as usize
 }
 
 /// An exact-cover problem with secondary items, colors, multiplicities and
@@ -355,18 +371,6 @@ impl<L> Problem<L> {
     /// Remarks made while building (such as dropped options).
     pub fn warnings(&self) -> &[Warning] {
         &self.warnings
-    }
-
-    /// Gives each warning about a dropped option the place in the text
-    /// where the option starts: `places` holds `(position, (line, column))`
-    /// in increasing order of position.
-    pub(crate) fn place_warnings(&mut self, places: &[(usize, (usize, usize))]) {
-        for w in &mut self.warnings {
-            let Warning::OptionWithoutPrimary { position, at } = w;
-            if let Ok(k) = places.binary_search_by_key(position, |p| p.0) {
-                *at = Some(places[k].1);
-            }
-        }
     }
 
     /// The same problem with each option's cost set to `f(option, label)`.
@@ -566,6 +570,9 @@ impl<L> ProblemBuilder<L> {
         if self.item_hashed(hash, name).is_some() {
             return Err(BuildError::DuplicateItem(name.to_string()));
         }
+        if !fits_indices(self.items.len() + 1, self.entries.len(), self.labels.len()) {
+            return Err(BuildError::TooLarge);
+        }
         let id = ItemId(u32::try_from(self.items.len()).map_err(|_| BuildError::TooLarge)?);
         let bounds = match kind {
             ItemKind::Primary => (1, 1),
@@ -664,7 +671,11 @@ impl<L> ProblemBuilder<L> {
         if !is_valid_name(name) {
             return Err(BuildError::BadColorName(name.to_string()));
         }
-        let id = ColorId(u32::try_from(self.colors.len()).map_err(|_| BuildError::TooLarge)?);
+        let id = ColorId(
+            i32::try_from(self.colors.len())
+                .and_then(u32::try_from)
+                .map_err(|_| BuildError::TooLarge)?,
+        );
         self.colors.push(name.to_string());
         self.color_by_name.insert(name.to_string(), id);
         Ok(id)
@@ -708,6 +719,10 @@ impl<L> ProblemBuilder<L> {
                 .push(Warning::OptionWithoutPrimary { position, at: None });
             return Ok(None);
         }
+        if !fits_indices(self.items.len(), self.entries.len(), self.labels.len() + 1) {
+            self.entries.truncate(start);
+            return Err(BuildError::TooLarge);
+        }
         let end = u32::try_from(self.entries.len()).map_err(|_| BuildError::TooLarge)?;
         let id = OptionId(u32::try_from(self.labels.len()).map_err(|_| BuildError::TooLarge)?);
         for e in &self.entries[start..] {
@@ -717,6 +732,15 @@ impl<L> ProblemBuilder<L> {
         self.labels.push(label);
         self.costs.push(cost);
         Ok(Some(id))
+    }
+
+    /// Gives the warning just recorded (an option dropped by the last
+    /// [`add_option`](Self::add_option)) the place in the text where the
+    /// option starts, as a 1-based line and column.
+    pub(crate) fn place_last_warning(&mut self, at: (usize, usize)) {
+        if let Some(Warning::OptionWithoutPrimary { at: place, .. }) = self.warnings.last_mut() {
+            *place = Some(at);
+        }
     }
 
     fn check_entry(&mut self, item: ItemId, color: ColorId, tag: u32) -> Result<(), BuildError> {
@@ -796,6 +820,17 @@ impl<L> ProblemBuilder<L> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn indices_fit_in_32_bits_together() {
+        assert!(fits_indices(1 << 20, 1 << 30, 1 << 28));
+        assert!(fits_indices(1, u32::MAX as usize - 4, 1));
+        // Each count fits in 32 bits, but together they do not.
+        assert!(!fits_indices(1 << 31, 1 << 31, 1));
+        assert!(!fits_indices(1, u32::MAX as usize - 3, 1));
+        // Links number options in an `i32`.
+        assert!(!fits_indices(1, 1, 1 << 31));
+    }
 
     #[test]
     fn builder_rejects_bad_input() {

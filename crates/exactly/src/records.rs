@@ -45,6 +45,7 @@
 
 use std::fmt::Write as _;
 
+use crate::format::{ParseError, ParseErrorKind};
 use crate::parallel::Split;
 use crate::problem::OptionId;
 
@@ -97,53 +98,6 @@ fn sealed(key: &str, body: &str) -> String {
     format!("{body} {}\n", checksum(key, body))
 }
 
-/// What went wrong in a record file, with its 1-based line and column.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum RecordError {
-    /// A line does not have the expected shape.
-    #[error("{line}:{column}: expected {expected}, found '{found}'")]
-    Syntax {
-        /// 1-based line.
-        line: usize,
-        /// 1-based column (in characters).
-        column: usize,
-        /// What the line should hold there.
-        expected: String,
-        /// What it holds (shortened, control characters escaped).
-        found: String,
-    },
-    /// A line's checksum does not match its fields.
-    #[error("{line}:{column}: the line is damaged: its checksum does not match its fields")]
-    Checksum {
-        /// 1-based line.
-        line: usize,
-        /// 1-based column of the checksum.
-        column: usize,
-    },
-    /// The fields are well formed but contradict the header or other lines.
-    #[error("{line}:{column}: {message}")]
-    Invalid {
-        /// 1-based line.
-        line: usize,
-        /// 1-based column.
-        column: usize,
-        /// What is wrong.
-        message: String,
-    },
-}
-
-impl RecordError {
-    /// The 1-based line of the error.
-    pub fn line(&self) -> usize {
-        match self {
-            RecordError::Syntax { line, .. }
-            | RecordError::Checksum { line, .. }
-            | RecordError::Invalid { line, .. } => *line,
-        }
-    }
-}
-
 /// Shortens and escapes `text` for a message.
 fn shown(text: &str) -> String {
     let mut out: String = text.chars().take(60).flat_map(char::escape_debug).collect();
@@ -153,21 +107,19 @@ fn shown(text: &str) -> String {
     out
 }
 
-fn syntax(line: usize, column: usize, expected: &str, found: &str) -> RecordError {
-    RecordError::Syntax {
+fn syntax(line: usize, column: usize, expected: &str, found: &str) -> ParseError {
+    ParseError::new(
         line,
         column,
-        expected: expected.to_string(),
-        found: shown(found),
-    }
+        ParseErrorKind::Expected {
+            expected: expected.to_string().into(),
+            found: found.to_string(),
+        },
+    )
 }
 
-fn invalid(line: usize, column: usize, message: String) -> RecordError {
-    RecordError::Invalid {
-        line,
-        column,
-        message,
-    }
+fn invalid(line: usize, column: usize, message: String) -> ParseError {
+    ParseError::invalid(line, column, message)
 }
 
 /// A line split into fields, each with its 1-based column.
@@ -179,30 +131,13 @@ struct Fields<'t> {
 
 impl<'t> Fields<'t> {
     fn new(line: usize, text: &'t str) -> Self {
-        let mut fields = Vec::new();
-        let mut start = None;
-        let mut column = 0;
-        let mut start_column = 0;
-        for (i, c) in text.char_indices() {
-            column += 1;
-            if c == ' ' {
-                if let Some(s) = start.take() {
-                    fields.push((start_column, &text[s..i]));
-                }
-            } else if start.is_none() {
-                start = Some(i);
-                start_column = column;
-            }
-        }
-        if let Some(s) = start {
-            fields.push((start_column, &text[s..]));
-        }
+        let fields = crate::format::tokens_by(text, |c| c == ' ').collect();
         Fields { line, text, fields }
     }
 
     /// Checks the shape `expected` (fields separated by single spaces, the
     /// last the checksum under `key`) and returns the fields before it.
-    fn sealed(&self, key: &str, count: usize, expected: &str) -> Result<(), RecordError> {
+    fn sealed(&self, key: &str, count: usize, expected: &str) -> Result<(), ParseError> {
         if self.fields.len() != count + 1 {
             return Err(syntax(self.line, 1, expected, self.text));
         }
@@ -221,16 +156,13 @@ impl<'t> Fields<'t> {
             return Err(syntax(self.line, column, "a 16-digit hex checksum", sum));
         }
         if checksum(key, body) != sum {
-            return Err(RecordError::Checksum {
-                line: self.line,
-                column,
-            });
+            return Err(ParseError::new(self.line, column, ParseErrorKind::Checksum));
         }
         Ok(())
     }
 
     /// Field `k` must be the word `word`.
-    fn word(&self, k: usize, word: &str) -> Result<(), RecordError> {
+    fn word(&self, k: usize, word: &str) -> Result<(), ParseError> {
         let (column, f) = self.fields[k];
         if f != word {
             return Err(syntax(self.line, column, &format!("'{word}'"), f));
@@ -239,7 +171,7 @@ impl<'t> Fields<'t> {
     }
 
     /// Field `k` as a decimal number (digits only).
-    fn number<T: std::str::FromStr>(&self, k: usize, what: &str) -> Result<T, RecordError> {
+    fn number<T: std::str::FromStr>(&self, k: usize, what: &str) -> Result<T, ParseError> {
         let (column, f) = self.fields[k];
         if f.is_empty() || !f.bytes().all(|b| b.is_ascii_digit()) {
             return Err(syntax(self.line, column, what, f));
@@ -254,7 +186,7 @@ impl<'t> Fields<'t> {
     }
 
     /// Field `k` as a 16-digit hex hash.
-    fn hash(&self, k: usize) -> Result<String, RecordError> {
+    fn hash(&self, k: usize) -> Result<String, ParseError> {
         let (column, f) = self.fields[k];
         if f.len() != 16 || !f.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
             return Err(syntax(self.line, column, "a 16-digit hex hash", f));
@@ -268,7 +200,7 @@ impl<'t> Fields<'t> {
 }
 
 /// Checks the first line: `# exactly <kind> 2`.
-fn first_line(text: Option<&str>, kind: &str) -> Result<(), RecordError> {
+fn first_line(text: Option<&str>, kind: &str) -> Result<(), ParseError> {
     let expected = format!("# exactly {kind} {VERSION}");
     let line = text.unwrap_or("");
     if line == expected {
@@ -368,7 +300,7 @@ pub fn write_plan(plan: &Plan) -> String {
 }
 
 /// Reads a plan, checking every line.
-pub fn parse_plan(text: &str) -> Result<Plan, RecordError> {
+pub fn parse_plan(text: &str) -> Result<Plan, ParseError> {
     let (lines, complete) = numbered(text);
     let mut it = lines.into_iter();
     first_line(it.next().map(|(_, l)| l), "plan")?;
@@ -519,7 +451,7 @@ fn record_body(r: &Record) -> String {
     format!("{} {} {}", r.index, r.solutions, r.nodes)
 }
 
-fn parse_record(f: &Fields<'_>, key: &str) -> Result<Record, RecordError> {
+fn parse_record(f: &Fields<'_>, key: &str) -> Result<Record, ParseError> {
     f.sealed(key, 3, "'<index> <solutions> <nodes> <checksum>'")?;
     Ok(Record {
         index: f.number(0, "a subproblem number")?,
@@ -609,7 +541,7 @@ pub fn write_result(result: &ShardResult) -> Option<String> {
 
 /// Reads a result, checking every line, the shard's count and its number
 /// of records.
-pub fn parse_result(text: &str) -> Result<ShardResult, RecordError> {
+pub fn parse_result(text: &str) -> Result<ShardResult, ParseError> {
     let (lines, complete) = numbered(text);
     let mut it = lines.into_iter();
     let (_, first) = it.next().unwrap_or((1, ""));
@@ -618,23 +550,7 @@ pub fn parse_result(text: &str) -> Result<ShardResult, RecordError> {
         return Err(syntax(1, 1, "the shard's count", first));
     }
     let total: u128 = count.number(0, "the shard's count")?;
-    first_line(it.next().map(|(_, l)| l), "result").map_err(|e| match e {
-        RecordError::Syntax {
-            column,
-            expected,
-            found,
-            ..
-        } => RecordError::Syntax {
-            line: 2,
-            column,
-            expected,
-            found,
-        },
-        RecordError::Invalid {
-            column, message, ..
-        } => invalid(2, column, message),
-        other => other,
-    })?;
+    first_line(it.next().map(|(_, l)| l), "result").map_err(|e| ParseError { line: 2, ..e })?;
     let (n, line) = it.next().unwrap_or((3, ""));
     let shape =
         "'# plan <id> input <hash> depth <d> subproblems <K> above <n> nodes <n> <checksum>'";
@@ -920,7 +836,7 @@ pub struct Checkpoint {
 }
 
 /// Reads the header of a checkpoint only (its first two lines).
-pub fn parse_checkpoint_header(text: &str) -> Result<CheckpointHeader, RecordError> {
+pub fn parse_checkpoint_header(text: &str) -> Result<CheckpointHeader, ParseError> {
     let mut lines = crate::format::lines(text);
     first_line(lines.next(), "checkpoint")?;
     let line = lines.next().unwrap_or("");
@@ -950,7 +866,7 @@ pub fn parse_checkpoint_header(text: &str) -> Result<CheckpointHeader, RecordErr
 
 /// Reads a checkpoint, checking every line; a last line without its
 /// newline is left out (the run that wrote it was killed mid-line).
-pub fn parse_checkpoint(text: &str) -> Result<Checkpoint, RecordError> {
+pub fn parse_checkpoint(text: &str) -> Result<Checkpoint, ParseError> {
     let header = parse_checkpoint_header(text)?;
     let key = header.key();
     let (lines, complete) = numbered(text);

@@ -2,11 +2,11 @@
 //! read back; a damaged file is refused or gives the same total; inputs
 //! that once broke a reader are replayed.
 
-use exactly::format::parse_dlx;
+use exactly::format::{parse_dlx, ParseError, ParseErrorKind};
 use exactly::parallel::{self, Split};
 use exactly::records::{
     self, fnv1a, parse_checkpoint, parse_plan, parse_result, write_plan, write_result,
-    CheckpointHeader, MergeError, Plan, PlanHeader, Record, RecordError, ShardResult,
+    CheckpointHeader, MergeError, Plan, PlanHeader, Record, ShardResult,
 };
 use exactly::{Engine, Limits, Problem};
 use proptest::prelude::*;
@@ -163,10 +163,10 @@ fn well_sealed_lines_with_bad_fields_are_refused() {
     assert!(
         matches!(
             err,
-            RecordError::Invalid {
+            ParseError {
                 line: 3,
                 column: 5,
-                ..
+                kind: ParseErrorKind::Invalid(_),
             }
         ),
         "{err}"
@@ -300,7 +300,11 @@ fn a_checkpoint_round_trips_and_a_torn_line_is_left_out() {
     let mixed = header.write() + &other.record(&rs[0]);
     assert!(matches!(
         parse_checkpoint(&mixed),
-        Err(RecordError::Checksum { line: 3, .. })
+        Err(ParseError {
+            line: 3,
+            kind: ParseErrorKind::Checksum,
+            ..
+        })
     ));
     // Twice the same subproblem, or one past the split.
     let twice = header.write() + &header.record(&rs[1]) + &header.record(&rs[1]);

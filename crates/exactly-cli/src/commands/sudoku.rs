@@ -9,6 +9,7 @@ use std::sync::mpsc;
 use std::time::Instant;
 
 use anyhow::Context;
+use exactly::format::ParseError;
 use exactly::Limits;
 use exactly_puzzles::sudoku::{
     self, Answer, Batch, InputFormat, Layout, Puzzle, Regions, Rules, Shape, Style, SudokuError,
@@ -203,7 +204,7 @@ impl Drop for Progress {
 /// The error of an invalid record, with its line when the error has none.
 pub(crate) fn error_text(line: usize, error: &SudokuError) -> String {
     match error {
-        SudokuError::Parse { .. } => error.to_string(),
+        SudokuError::Parse(_) => error.to_string(),
         _ => format!("line {line}: {error}"),
     }
 }
@@ -778,11 +779,14 @@ struct TargetRecord {
 /// `file:line:column: message`.
 pub(crate) fn located(file: &str, error: SudokuError) -> anyhow::Error {
     match error {
-        SudokuError::Parse {
-            line,
-            column,
-            message,
-        } => anyhow::anyhow!("{file}:{line}:{}: {message}", column.unwrap_or(1)),
+        // An error about a whole line points at its first column.
+        SudokuError::Parse(e) => {
+            let e = ParseError {
+                column: e.column.max(1),
+                ..e
+            };
+            anyhow::anyhow!("{}", e.with_file(file))
+        }
         other => anyhow::anyhow!("{file}: {other}"),
     }
 }

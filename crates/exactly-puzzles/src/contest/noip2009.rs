@@ -49,13 +49,11 @@ fn answer(text: &str, limits: &Limits) -> Answer {
         cells.push(v as u8);
     }
     if let Some(extra) = tokens.peek() {
-        return Err(ContestError::bad(
+        return Err(ContestError::expected(
             extra.line,
             extra.column,
-            format!(
-                "expected the end of the input after 81 numbers, found '{}'",
-                extra.text.escape_debug()
-            ),
+            "the end of the input after 81 numbers",
+            extra.text,
         ));
     }
     let at = |e: SudokuError| ContestError::bad(first.line, first.column, e.to_string());

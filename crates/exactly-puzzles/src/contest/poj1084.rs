@@ -59,13 +59,11 @@ pub fn answers_within(text: &str, limits: &Limits) -> Vec<Answer> {
         }
     }
     if let Some(extra) = tokens.peek() {
-        out.push(Err(ContestError::bad(
+        out.push(Err(ContestError::expected(
             extra.line,
             extra.column,
-            format!(
-                "expected the end of the input after the {count} cases announced, found '{}'",
-                extra.text.escape_debug()
-            ),
+            format!("the end of the input after the {count} cases announced"),
+            extra.text,
         )));
     }
     out

@@ -44,13 +44,11 @@ pub fn answers_within(text: &str, limits: &Limits) -> Vec<Answer> {
     let tokens: Vec<(usize, &str)> = exactly::format::tokens(line).collect();
     let (column, word) = tokens[0];
     let Ok(count) = word.parse::<usize>() else {
-        return vec![Err(ContestError::bad(
+        return vec![Err(ContestError::expected(
             n,
             column,
-            format!(
-                "expected the number of grids, a non-negative integer, found '{}'",
-                word.escape_debug()
-            ),
+            "the number of grids, a non-negative integer",
+            word,
         ))];
     };
     if let Some(&(c, extra)) = tokens.get(1) {

@@ -169,7 +169,7 @@ fn parse_header(line: &str, number: usize) -> Result<Header, ParseError> {
             line: number,
             column,
             kind: ParseErrorKind::Expected {
-                expected: "a piece name or 'board'",
+                expected: "a piece name or 'board'".into(),
                 found: first.to_string(),
             },
         });
@@ -318,7 +318,7 @@ mod tests {
 
     fn no_header(found: &str) -> ParseErrorKind {
         ParseErrorKind::Expected {
-            expected: "a piece name or 'board'",
+            expected: "a piece name or 'board'".into(),
             found: found.to_string(),
         }
     }

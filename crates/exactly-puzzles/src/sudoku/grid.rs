@@ -1,6 +1,7 @@
 //! The grid model: box shapes, grids of values, the rules (diagonals,
 //! jigsaw regions) and the clash check on givens.
 
+use exactly::format::ParseError;
 use std::fmt;
 
 use super::encode::cell_name;
@@ -491,10 +492,8 @@ impl Regions {
     /// form a region. There must be `n` labels, each on `n` cells. `#`
     /// lines and blank lines are skipped.
     pub fn parse(text: &str) -> Result<Regions, SudokuError> {
-        let bad = |line: usize, message: String| SudokuError::Parse {
-            line,
-            column: None,
-            message,
+        let bad = |line: usize, message: String| {
+            SudokuError::Parse(ParseError::invalid(line, 0, message))
         };
         let mut labels: Vec<String> = Vec::new();
         let mut of = Vec::new();
@@ -505,7 +504,7 @@ impl Regions {
                 continue;
             }
             let cells: Vec<&str> = if t.contains(char::is_whitespace) {
-                t.split_whitespace().collect()
+                exactly::format::tokens(t).map(|(_, word)| word).collect()
             } else {
                 t.char_indices()
                     .map(|(i, c)| &t[i..i + c.len_utf8()])

@@ -1,5 +1,6 @@
 //! Target sudoku: the solution with the largest weighted score.
 
+use exactly::format::{ParseError, ParseErrorKind};
 use std::ops::ControlFlow;
 
 use exactly::{Limits, Outcome, Solver};
@@ -47,10 +48,8 @@ impl Weights {
     /// # Ok::<(), exactly_puzzles::sudoku::SudokuError>(())
     /// ```
     pub fn parse(text: &str) -> Result<Weights, SudokuError> {
-        let bad = |line: usize, column: usize, message: String| SudokuError::Parse {
-            line,
-            column: Some(column),
-            message,
+        let bad = |line: usize, column: usize, message: String| {
+            SudokuError::Parse(ParseError::invalid(line, column, message))
         };
         // Each row: its line, the column after its last number, its numbers.
         let mut rows: Vec<(usize, usize, Vec<u64>)> = Vec::new();
@@ -72,35 +71,28 @@ impl Weights {
             }
             let mut row = Vec::new();
             let mut end = 1;
-            let mut word: Option<(usize, usize)> = None;
-            for (chars, (at, c)) in line
-                .char_indices()
-                .chain(std::iter::once((line.len(), ' ')))
-                .enumerate()
-            {
-                if !c.is_whitespace() {
-                    word.get_or_insert((at, chars));
-                } else if let Some((start, column)) = word.take() {
-                    let token = &line[start..at];
-                    if row.len() == Shape::MAX_SIZE {
-                        return Err(bad(
-                            i + 1,
-                            column + 1,
-                            format!("weights: more than {} numbers on a row", Shape::MAX_SIZE),
-                        ));
-                    }
-                    let value = token.parse::<u64>().map_err(|_| {
-                        let shown = token.escape_debug().to_string();
-                        let what = if token.bytes().all(|b| b.is_ascii_digit()) {
-                            format!("weight {shown} is above the largest, {}", u64::MAX)
-                        } else {
-                            format!("expected a non-negative integer weight, found '{shown}'")
-                        };
-                        bad(i + 1, column + 1, what)
-                    })?;
-                    row.push(value);
-                    end = chars + 1;
+            for (column, token) in exactly::format::tokens(line) {
+                if row.len() == Shape::MAX_SIZE {
+                    return Err(bad(
+                        i + 1,
+                        column,
+                        format!("weights: more than {} numbers on a row", Shape::MAX_SIZE),
+                    ));
                 }
+                let value = token.parse::<u64>().map_err(|_| {
+                    if token.bytes().all(|b| b.is_ascii_digit()) {
+                        let what = format!("weight {token} is above the largest, {}", u64::MAX);
+                        bad(i + 1, column, what)
+                    } else {
+                        let kind = ParseErrorKind::Expected {
+                            expected: "a non-negative integer weight".into(),
+                            found: token.to_string(),
+                        };
+                        SudokuError::Parse(ParseError::new(i + 1, column, kind))
+                    }
+                })?;
+                row.push(value);
+                end = column + token.chars().count();
             }
             rows.push((i + 1, end, row));
         }

@@ -4,6 +4,7 @@
 use super::cells::{is_cell, line_tokens, quick_line, read_cells, row_tokens, Token};
 use super::csv::{csv_header, Columns};
 use super::{before_comment, InputFormat, Layout, Puzzle, Reader, Record, Shape, SudokuError};
+use exactly::format::ParseError;
 
 /// The section of lines the reader is in: an `.sdk` section, or CSV rows.
 pub(super) enum Section {
@@ -90,11 +91,11 @@ impl Reader {
             };
             return Record::new(
                 first,
-                Err(SudokuError::Parse {
-                    line: first,
-                    column: None,
-                    message: message.to_string(),
-                }),
+                Err(SudokuError::Parse(ParseError::invalid(
+                    first,
+                    0,
+                    message.to_string(),
+                ))),
                 format,
             );
         }
@@ -214,23 +215,23 @@ impl Reader {
         let first = rows[0].0;
         let width = rows[0].2.len();
         if rows.iter().all(|(_, _, r)| r.len() == width) && width != k {
-            return Err(SudokuError::Parse {
-                line: first,
-                column: None,
-                message: format!(
+            return Err(SudokuError::Parse(ParseError::invalid(
+                first,
+                0,
+                format!(
                     "a grid of {k} rows of {width} cells: expected as many rows as cells in a row"
                 ),
-            });
+            )));
         }
         if let Some((no, _, r)) = rows.iter().find(|(_, _, r)| r.len() != k) {
-            return Err(SudokuError::Parse {
-                line: *no,
-                column: None,
-                message: format!(
+            return Err(SudokuError::Parse(ParseError::invalid(
+                *no,
+                0,
+                format!(
                     "a row of {} cells in a grid of {k} rows: expected {k}",
                     r.len()
                 ),
-            });
+            )));
         }
         let layout = if spaced {
             Layout::SpacedGrid

@@ -4,6 +4,7 @@ use super::{
     before_comment, is_empty_mark, Grid, Layout, Puzzle, Reader, Rules, Shape, Style, SudokuError,
     Symbols,
 };
+use exactly::format::ParseError;
 
 /// A cell's text and where it starts (1-based line and column).
 #[derive(Clone, Copy, Debug)]
@@ -42,30 +43,12 @@ pub(super) fn row_tokens(line_no: usize, line: &str) -> Vec<Token<'_>> {
     let line = line.split('#').next().unwrap_or_default().trim_end();
     let mut tokens = Vec::new();
     if line.trim().contains(char::is_whitespace) {
-        let mut start = None;
-        for (col, (i, c)) in line.char_indices().enumerate() {
-            if c.is_whitespace() || c == '|' {
-                if let Some((s, scol)) = start.take() {
-                    tokens.push(Token {
-                        text: &line[s..i],
-                        line: line_no,
-                        column: scol + 1,
-                    });
-                    if tokens.len() > MAX_CELLS {
-                        return tokens;
-                    }
-                }
-            } else if start.is_none() {
-                start = Some((i, col));
-            }
-        }
-        if let Some((s, scol)) = start {
-            tokens.push(Token {
-                text: &line[s..],
-                line: line_no,
-                column: scol + 1,
-            });
-        }
+        let words = exactly::format::tokens_by(line, |c| c.is_whitespace() || c == '|');
+        tokens.extend(words.take(MAX_CELLS + 1).map(|(column, text)| Token {
+            text,
+            line: line_no,
+            column,
+        }));
     } else {
         for (col, (i, c)) in line.char_indices().enumerate() {
             if c != '|' {
@@ -118,14 +101,14 @@ pub(super) fn line_tokens(line_no: usize, line: &str) -> Result<Vec<Token<'_>>, 
             count = cells.len();
         }
     }
-    Err(SudokuError::Parse {
-        line: line_no,
-        column: None,
-        message: format!(
+    Err(SudokuError::Parse(ParseError::invalid(
+        line_no,
+        0,
+        format!(
             "{}; a puzzle has n*n cells (81 for 9x9), n at most 64",
             cells_count(count)
         ),
-    })
+    )))
 }
 
 pub(super) fn is_square(len: usize) -> bool {
@@ -143,14 +126,14 @@ pub(super) fn read_cells(
     let len = tokens.len();
     let side = (1..=Shape::MAX_SIZE).find(|n| n * n == len);
     let Some(n) = side else {
-        return Err(SudokuError::Parse {
+        return Err(SudokuError::Parse(ParseError::invalid(
             line,
-            column: None,
-            message: format!(
+            0,
+            format!(
                 "{}; a puzzle has n*n cells (81 for 9x9), n at most 64",
                 cells_count(len)
             ),
-        });
+        )));
     };
     if !reader.allows(n) {
         return Err(SudokuError::TooSmall { size: n });
@@ -211,13 +194,15 @@ pub(super) fn decode_chars(
         .iter()
         .map(|t| {
             let c = t.text.chars().next().unwrap_or(' ');
-            symbols.value(c, n).ok_or_else(|| SudokuError::Parse {
-                line: t.line,
-                column: Some(t.column),
-                message: match c {
-                    '\u{FFFD}' => format!("invalid UTF-8: expected a cell of a {n}x{n} grid"),
-                    c => format!("bad character '{}' in a {n}x{n} grid", c.escape_debug()),
-                },
+            symbols.value(c, n).ok_or_else(|| {
+                SudokuError::Parse(ParseError::invalid(
+                    t.line,
+                    t.column,
+                    match c {
+                        '\u{FFFD}' => format!("invalid UTF-8: expected a cell of a {n}x{n} grid"),
+                        c => format!("bad character '{}' in a {n}x{n} grid", c.escape_debug()),
+                    },
+                ))
             })
         })
         .collect()
@@ -238,14 +223,14 @@ pub(super) fn read_numbers(
             }
             match t.text.parse::<usize>() {
                 Ok(v) if v <= n => Ok(v as u8),
-                _ => Err(SudokuError::Parse {
-                    line: t.line,
-                    column: Some(t.column),
-                    message: format!(
+                _ => Err(SudokuError::Parse(ParseError::invalid(
+                    t.line,
+                    t.column,
+                    format!(
                         "bad cell '{}' in a {n}x{n} grid: expected 0 to {n}",
                         t.text.escape_debug()
                     ),
-                }),
+                ))),
             }
         })
         .collect::<Result<Vec<u8>, _>>()?;

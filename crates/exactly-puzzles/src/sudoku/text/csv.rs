@@ -1,6 +1,7 @@
 //! CSV files of puzzles: a header naming the columns, then a puzzle (and
 //! maybe its solution) a row.
 
+use exactly::format::ParseError;
 use std::collections::HashMap;
 
 use super::cells::{line_tokens, read_cells, Token};
@@ -60,15 +61,15 @@ impl Repeated {
     fn record(&self, no: usize, why: &str) -> Record {
         Record::new(
             no,
-            Err(SudokuError::Parse {
-                line: self.line,
-                column: Some(self.second),
-                message: format!(
+            Err(SudokuError::Parse(ParseError::invalid(
+                self.line,
+                self.second,
+                format!(
                     "the CSV header names {} twice (first at column {}){why}: rename or drop \
                      one of them",
                     self.what, self.first
                 ),
-            }),
+            ))),
             InputFormat::Csv,
         )
     }
@@ -171,11 +172,11 @@ impl Reader {
         let bad = |column: Option<usize>, message: String| {
             Record::new(
                 no,
-                Err(SudokuError::Parse {
-                    line: no,
-                    column,
+                Err(SudokuError::Parse(ParseError::invalid(
+                    no,
+                    column.unwrap_or(0),
                     message,
-                }),
+                ))),
                 InputFormat::Csv,
             )
         };
@@ -234,15 +235,15 @@ fn read_solution(no: usize, col: usize, text: &str, puzzle: &Puzzle) -> Result<G
     let tokens = field_tokens(no, col, text)?;
     let n = puzzle.grid.size();
     if tokens.len() != n * n {
-        return Err(SudokuError::Parse {
-            line: no,
-            column: Some(col + 1),
-            message: format!(
+        return Err(SudokuError::Parse(ParseError::invalid(
+            no,
+            col + 1,
+            format!(
                 "a solution of {} cells for a puzzle of {}",
                 tokens.len(),
                 n * n
             ),
-        });
+        )));
     }
     let symbols = puzzle.style.symbols;
     let cells = tokens
@@ -263,13 +264,15 @@ fn read_solution(no: usize, col: usize, text: &str, puzzle: &Puzzle) -> Result<G
                     }
                 }
             };
-            value.ok_or_else(|| SudokuError::Parse {
-                line: t.line,
-                column: Some(t.column),
-                message: format!(
-                    "bad cell '{}' in the solution of a {n}x{n} grid",
-                    t.text.escape_debug()
-                ),
+            value.ok_or_else(|| {
+                SudokuError::Parse(ParseError::invalid(
+                    t.line,
+                    t.column,
+                    format!(
+                        "bad cell '{}' in the solution of a {n}x{n} grid",
+                        t.text.escape_debug()
+                    ),
+                ))
             })
         })
         .collect::<Result<Vec<u8>, _>>()?;

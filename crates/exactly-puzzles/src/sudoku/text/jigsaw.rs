@@ -2,6 +2,7 @@
 
 use super::cells::{cells_count, read_cells, row_tokens, Token, MAX_CELLS};
 use super::{Layout, Puzzle, Reader, Regions, Rules, Shape, SudokuError, MIN_SIZE};
+use exactly::format::ParseError;
 
 /// One record of [`parse_jigsaw`].
 pub(super) fn read_jigsaw(
@@ -10,10 +11,8 @@ pub(super) fn read_jigsaw(
     rules: &Rules,
     small: bool,
 ) -> Result<Puzzle, SudokuError> {
-    let bad = |column: Option<usize>, message: String| SudokuError::Parse {
-        line,
-        column,
-        message,
+    let bad = |column: Option<usize>, message: String| {
+        SudokuError::Parse(ParseError::invalid(line, column.unwrap_or(0), message))
     };
     let words = if content.trim().contains(char::is_whitespace) {
         row_tokens(line, content)

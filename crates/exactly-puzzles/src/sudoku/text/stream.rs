@@ -13,6 +13,7 @@
 //! [`Reader::read`] feeds a whole text the same way, so a text read at
 //! once and read line by line gives the same records.
 
+use exactly::format::ParseError;
 use std::collections::VecDeque;
 use std::io::{self, BufRead};
 
@@ -53,14 +54,14 @@ pub(super) enum Line<'a> {
 fn long_line(no: usize, format: InputFormat) -> Record {
     Record::new(
         no,
-        Err(SudokuError::Parse {
-            line: no,
-            column: None,
-            message: format!(
+        Err(SudokuError::Parse(ParseError::invalid(
+            no,
+            0,
+            format!(
                 "a line of more than {MAX_LINE} bytes: more than {MAX_CELLS} cells, no record is \
                  that long"
             ),
-        }),
+        ))),
         format,
     )
 }
@@ -283,11 +284,11 @@ impl Auto {
                 };
                 Record::new(
                     line,
-                    Err(SudokuError::Parse {
+                    Err(SudokuError::Parse(ParseError::invalid(
                         line,
-                        column: Some(1),
-                        message: format!("'{digits}' is not a puzzle; as a count line, {why}"),
-                    }),
+                        1,
+                        format!("'{digits}' is not a puzzle; as a count line, {why}"),
+                    ))),
                     InputFormat::Line,
                 )
             };
@@ -438,14 +439,14 @@ impl Auto {
                     self.section = Section::Skip;
                     let record = Record::new(
                         header,
-                        Err(SudokuError::Parse {
-                            line: header,
-                            column: None,
-                            message: format!(
+                        Err(SudokuError::Parse(ParseError::invalid(
+                            header,
+                            0,
+                            format!(
                                 "a [Puzzle] section of more than {MAX_BLOCK} lines: no grid is \
                                  that tall"
                             ),
-                        }),
+                        ))),
                         InputFormat::Sdk,
                     );
                     self.emit(reader, ready, record);
@@ -573,14 +574,14 @@ impl Grids {
             return;
         }
         if self.block.len() == MAX_BLOCK {
-            self.spoil(SudokuError::Parse {
-                line: start,
-                column: None,
-                message: format!(
+            self.spoil(SudokuError::Parse(ParseError::invalid(
+                start,
+                0,
+                format!(
                     "a block of more than {MAX_BLOCK} lines: no grid is that tall (a blank line \
                      ends a grid)"
                 ),
-            });
+            )));
             return;
         }
         self.block.push((no, line.to_string()));
