@@ -2,7 +2,6 @@
 
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
-use std::sync::mpsc;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -555,17 +554,15 @@ impl Problem {
         let cancel = Arc::new(AtomicBool::new(false));
         let limits = budget.limits(&cancel);
         let problem = slf.get().inner.clone();
-        let (tx, rx) = mpsc::sync_channel::<Message>(AHEAD);
         let empty = budget.solutions == Some(0);
-        if !empty {
-            std::thread::Builder::new()
-                .name("exactly-solutions".into())
-                .spawn(move || produce(&problem, limits, &tx))
-                .map_err(PyErr::from)?;
-        }
+        // The search runs ahead of the iteration on the engine's own
+        // producer thread.
+        let rx = (!empty).then(|| {
+            exactly::parallel::read_ahead::<Message>(AHEAD, move |tx| produce(&problem, limits, tx))
+        });
         Ok(Solutions {
             problem: slf.clone().unbind(),
-            rx: if empty { None } else { Some(rx) },
+            rx,
             cancel,
             yielded: 0,
         })
