@@ -212,9 +212,13 @@ pub(crate) struct Search<'p, L> {
     /// items of a class share no option (see [`Search::new`]).
     class: Vec<u8>,
     /// Scratch for the bound: per item its tax (see
-    /// [`Search::choose_item_below`]), and the items with a class and a
-    /// deficit at the node.
+    /// [`Search::choose_item_below`]), and one more slot that stays 0; the
+    /// items with a class and a deficit at the node.
     tax: Vec<u64>,
+    /// When every option has at most two primary items (a search by
+    /// cost only): per list position, the option's other primary item, or
+    /// the zero slot of `tax`; so an option's taxes are two reads.
+    partner: Vec<u32>,
     pending: Vec<u32>,
     available: Vec<bool>,
     /// Per primary item: its available options (zero for secondary items).
@@ -361,6 +365,21 @@ impl<'p, L> Search<'p, L> {
         }
         let class = classes(problem, &primary);
         let live = primary;
+        let pairs = by_cost && option_start.windows(2).all(|w| w[1] - w[0] <= 2);
+        let mut partner = Vec::new();
+        if pairs {
+            partner = vec![n as u32; list.len()];
+            for (i, w) in item_start.windows(2).enumerate() {
+                for k in w[0]..w[1] {
+                    let o = list[k].0 as usize;
+                    let range = option_start[o] as usize..option_start[o + 1] as usize;
+                    if let Some(&other) = option_primary[range].iter().find(|&&it| it as usize != i)
+                    {
+                        partner[k] = other;
+                    }
+                }
+            }
+        }
         Search {
             problem,
             item_start,
@@ -381,7 +400,8 @@ impl<'p, L> Search<'p, L> {
             live,
             live_at,
             class,
-            tax: vec![0; n],
+            tax: vec![0; n + 1],
+            partner,
             pending: Vec::new(),
             available: vec![true; problem.num_options()],
             available_count,

@@ -78,7 +78,7 @@ impl<L> Search<'_, L> {
                     if cost > fits || cost >= least.saturating_add(taxed_most) {
                         break;
                     }
-                    let paid = self.paid(self.list.at(at as u32).0);
+                    let paid = self.paid_at(at, iu);
                     // The taxes of the option's items never exceed its cost.
                     least = least.min(cost.saturating_sub(paid));
                     if least == 0 {
@@ -108,6 +108,19 @@ impl<L> Search<'_, L> {
             }
         }
         total
+    }
+
+    /// The taxes of the primary items of the option at list position `at`
+    /// of item `i`'s list, as they stand: two reads when options have at
+    /// most two primary items, else [`paid`](Self::paid).
+    #[inline(always)]
+    fn paid_at(&self, at: usize, i: usize) -> u64 {
+        if self.partner.is_empty() {
+            self.paid(self.list.at(at as u32).0)
+        } else {
+            let other = self.tax.at(self.partner.at(at as u32));
+            self.tax.at(i as u32).saturating_add(other)
+        }
     }
 
     /// The taxes of option `o`'s primary items, as they stand.
@@ -140,11 +153,10 @@ impl<L> Search<'_, L> {
                 if u128::from(cost) < slack {
                     break;
                 }
-                if cost <= fits {
-                    let o = self.list.at(at as u32).0;
-                    if u128::from(cost.saturating_sub(self.paid(o))) >= slack {
-                        self.exclude(o);
-                    }
+                if cost <= fits
+                    && u128::from(cost.saturating_sub(self.paid_at(at, i as usize))) >= slack
+                {
+                    self.exclude(self.list.at(at as u32).0);
                 }
                 at = self.link_prev.at(at as u32);
             }
