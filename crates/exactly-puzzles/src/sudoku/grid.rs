@@ -1,8 +1,9 @@
 //! The grid model: box shapes, grids of values, the rules (diagonals,
 //! jigsaw regions) and the clash check on givens.
 
-use exactly::format::ParseError;
 use std::fmt;
+
+use exactly::format::ParseError;
 
 use super::encode::cell_name;
 use super::SudokuError;

@@ -1,8 +1,8 @@
 //! Target sudoku: the solution with the largest weighted score.
 
-use exactly::format::{ParseError, ParseErrorKind};
 use std::ops::ControlFlow;
 
+use exactly::format::{ParseError, ParseErrorKind};
 use exactly::{Limits, Outcome, Solver};
 
 use super::{decode, encode_with, Grid, Rules, Shape, SudokuError};

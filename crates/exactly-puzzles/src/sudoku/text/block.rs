@@ -1,10 +1,11 @@
 //! Blocks of lines: grids, decorated or not (`.ss`, bordered prints,
 //! `.sdk` sections), and lines that are puzzles on their own.
 
+use exactly::format::ParseError;
+
 use super::cells::{is_cell, line_tokens, quick_line, read_cells, row_tokens, Token};
 use super::csv::{csv_header, Columns};
 use super::{before_comment, InputFormat, Layout, Puzzle, Reader, Record, Shape, SudokuError};
-use exactly::format::ParseError;
 
 /// The section of lines the reader is in: an `.sdk` section, or CSV rows.
 pub(super) enum Section {

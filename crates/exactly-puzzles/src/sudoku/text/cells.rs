@@ -1,10 +1,11 @@
 //! Cells: tokens of a line, and the symbols they are read in.
 
+use exactly::format::ParseError;
+
 use super::{
     before_comment, is_empty_mark, Grid, Layout, Puzzle, Reader, Rules, Shape, Style, SudokuError,
     Symbols,
 };
-use exactly::format::ParseError;
 
 /// A cell's text and where it starts (1-based line and column).
 #[derive(Clone, Copy, Debug)]

@@ -1,8 +1,9 @@
 //! CSV files of puzzles: a header naming the columns, then a puzzle (and
 //! maybe its solution) a row.
 
-use exactly::format::ParseError;
 use std::collections::HashMap;
+
+use exactly::format::ParseError;
 
 use super::cells::{line_tokens, read_cells, Token};
 use super::SudokuError;

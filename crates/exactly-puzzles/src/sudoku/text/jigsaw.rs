@@ -1,8 +1,9 @@
 //! Jigsaw records: a puzzle and its region map on one line.
 
+use exactly::format::ParseError;
+
 use super::cells::{cells_count, read_cells, row_tokens, Token, MAX_CELLS};
 use super::{Layout, Puzzle, Reader, Regions, Rules, Shape, SudokuError, MIN_SIZE};
-use exactly::format::ParseError;
 
 /// One record of [`parse_jigsaw`].
 pub(super) fn read_jigsaw(

@@ -13,9 +13,10 @@
 //! [`Reader::read`] feeds a whole text the same way, so a text read at
 //! once and read line by line gives the same records.
 
-use exactly::format::ParseError;
 use std::collections::VecDeque;
 use std::io::{self, BufRead};
+
+use exactly::format::ParseError;
 
 use super::block::{is_decoration, is_leading_header, is_puzzle_header, is_rule, section, Section};
 use super::cells::{quick_line, row_tokens, MAX_CELLS};
