@@ -1,7 +1,10 @@
 //! The encoding: a puzzle as a [`Problem`] of [`Placement`]s, and a
 //! solution decoded back onto the grid.
 
-use exactly::{ColorId, ItemId, Problem, ProblemBuilder, Solution};
+use std::sync::atomic::Ordering;
+
+use exactly::time::Instant;
+use exactly::{ColorId, ItemId, Limits, Problem, ProblemBuilder, Solution};
 
 use super::generate::Rng;
 use super::grid::{check_regions, units_of, UNITS_PER_SIDE};
@@ -66,6 +69,16 @@ pub fn encode_with(puzzle: &Grid, rules: &Rules) -> Result<Problem<Placement>, S
         Some(problem) => Ok(problem),
         // Never asked to stop.
         None => Err(SudokuError::Build(exactly::BuildError::NoItems)),
+    }
+}
+
+/// The `stop` of [`encode_within`] under `limits`: the time budget,
+/// counted from `start`, spent, or the cancel flag raised.
+pub(super) fn encoding_stop(limits: &Limits, start: Instant) -> impl Fn() -> bool {
+    let (time, cancel) = (limits.time, limits.cancel.clone());
+    move || {
+        time.is_some_and(|t| start.elapsed() >= t)
+            || cancel.as_ref().is_some_and(|f| f.load(Ordering::Relaxed))
     }
 }
 

@@ -12,7 +12,7 @@ use exactly::parallel::{BadPrefix, Failed, Item, Pool};
 use exactly::time::Instant;
 use exactly::{Limits, Outcome, PrefixError, Solution, StopReason};
 
-use super::encode::encode_within;
+use super::encode::{encode_within, encoding_stop};
 use super::solve::{answer_of, check_both, solve_within, sudoku_engine, sudoku_solver};
 use super::{
     decode, solve_with, Answer, Grid, Puzzle, Record, Rules, Shape, SudokuError, Template,
@@ -62,13 +62,7 @@ pub fn solve_parallel(
     }
     // The encoding of a large grid takes long too: it keeps to the time
     // budget and the cancel flag.
-    let cancelled = || {
-        limits
-            .cancel
-            .as_ref()
-            .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
-    };
-    let stop = || limits.time.is_some_and(|t| start.elapsed() >= t) || cancelled();
+    let stop = encoding_stop(limits, start);
     let Some(problem) = encode_within(puzzle, rules, &stop)? else {
         return Ok(answer_of(max_solutions, 0, [None, None], 0, true));
     };

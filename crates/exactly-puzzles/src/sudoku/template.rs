@@ -1,13 +1,12 @@
 //! Templates: the empty grid of one shape encoded once, and solvers that
 //! take a batch of puzzles of that shape by committing their givens.
 
-use std::sync::atomic::Ordering;
 use std::sync::OnceLock;
 
 use exactly::time::Instant;
 use exactly::{Limits, OptionId, Problem, Solver};
 
-use super::encode::encode_within;
+use super::encode::{encode_within, encoding_stop};
 use super::grid::check_regions;
 use super::solve::{answer_of, check_both, count_up_to, sudoku_solver};
 use super::{Answer, Grid, Placement, Rules, Shape, SudokuError};
@@ -193,9 +192,7 @@ impl TemplateSolver<'_> {
         };
         let out_of_time = || Ok(answer_of(max_solutions, 0, [None, None], 0, true));
         // Encoding a large grid takes long too: it stops with the budget.
-        let cancel = self.limits.cancel.clone();
-        let stop =
-            move || left().is_none() || cancel.as_ref().is_some_and(|f| f.load(Ordering::Relaxed));
+        let stop = encoding_stop(&self.limits, started);
         let (count, grids, nodes, stopped) =
             if self.solver.is_none() && 3 * self.encoded < n * n * n {
                 // On its own; `encode_within` names clashing givens.
