@@ -146,7 +146,13 @@ proptest! {
         );
         prop_assert!(counted.outcome.is_complete());
         prop_assert_eq!(counted.solutions, expected);
-        prop_assert_eq!(counted.solutions, Solver::new(&problem).count().solutions);
+        let mut one = Solver::new(&problem);
+        prop_assert_eq!(counted.solutions, one.count().solutions);
+        if problem.has_multiplicities() {
+            // The split's tree is Algorithm M's, and so is its work.
+            prop_assert_eq!(counted.nodes, one.stats().nodes);
+            prop_assert_eq!(counted.updates, one.stats().updates);
+        }
         prop_assert_eq!(counted.done.len(), split.get());
         prop_assert!(counted.done.iter().all(Option::is_some));
         let below: u128 = counted.done.iter().flatten().sum();

@@ -10,7 +10,17 @@
 //! problem of its own ([`Problem`]), split again in the same way, a few
 //! levels deep, and the subproblems are counted with the one-thread
 //! [`Solver`] on a [`Pool`]. Counts never depend on the number of threads.
+//!
+//! The split walks Algorithm M's own tree: it branches on the item M
+//! chooses, with M's branches (an item that needs `u` more options starts
+//! with one of its first `n - u + 1`), and counts M's nodes and updates
+//! above the cut (an update per option made unavailable, and one for the
+//! last option tried at a level without a "none" branch), while the
+//! subproblems run Algorithm M too ([`MultiSolver`]) where the problem had
+//! multiplicities. So a count on many threads reports the nodes and
+//! updates of a count on one.
 
+use crate::multi::MultiSolver;
 use crate::problem::{ColorId, ItemId, ItemKind, OptionId, Problem, ProblemBuilder};
 use crate::solver::{Count, Limits, Outcome, Solver, StopReason};
 
@@ -62,6 +72,9 @@ struct State {
     gone: Vec<bool>,
     /// Options still available.
     alive: Vec<bool>,
+    /// Options made unavailable since the count was last cleared: Algorithm
+    /// M's updates for the same steps (one per option it excludes).
+    killed: u64,
 }
 
 /// What a subproblem's next step is.
@@ -85,37 +98,51 @@ impl State {
             bounds: problem.item_ids().map(|i| problem.item_bounds(i)).collect(),
             gone: vec![false; problem.num_items()],
             alive: vec![true; problem.num_options()],
+            killed: 0,
         }
     }
 
-    /// The state after `steps`, from the whole problem.
+    /// The state after `steps`, from the whole problem, with `killed` the
+    /// options the last step made unavailable (the earlier steps are
+    /// counted where their own node was).
     fn replay<L>(problem: &Problem<L>, index: &Index, steps: &[Step]) -> State {
         let mut state = State::new(problem);
         for &step in steps {
+            state.killed = 0;
             state.apply(problem, index, step);
         }
         state
     }
 
+    /// Makes option `o` unavailable.
+    fn kill(&mut self, o: OptionId) {
+        self.killed += u64::from(self.alive[o.index()]);
+        self.alive[o.index()] = false;
+    }
+
     fn kill_item(&mut self, index: &Index, item: ItemId) {
         for &o in &index.by_item[item.index()] {
-            self.alive[o.index()] = false;
+            self.kill(o);
         }
     }
 
     fn apply<L>(&mut self, problem: &Problem<L>, index: &Index, step: Step) {
         match step {
             Step::Without { item } => {
+                let before = self.killed;
                 self.kill_item(index, item);
+                self.killed = before + (self.killed - before).min(1);
                 self.gone[item.index()] = true;
             }
             Step::First { item, option } => {
+                let before = self.killed;
                 for &o in &index.by_item[item.index()] {
                     if o >= option {
                         break;
                     }
-                    self.alive[o.index()] = false;
+                    self.kill(o);
                 }
+                self.killed = before + (self.killed - before).min(1);
                 self.force(problem, index, option);
             }
         }
@@ -124,7 +151,7 @@ impl State {
     /// Chooses `option`: its primary items have one use fewer left, its
     /// secondary items are taken (uncolored) or fixed to its color.
     fn force<L>(&mut self, problem: &Problem<L>, index: &Index, option: OptionId) {
-        self.alive[option.index()] = false;
+        self.kill(option);
         for e in problem.option(option) {
             let x = e.item.index();
             match problem.item_kind(e.item) {
@@ -140,7 +167,7 @@ impl State {
                 ItemKind::Secondary => {
                     for &o in &index.by_item[x] {
                         if self.alive[o.index()] && color_of(problem, o, e.item) != e.color {
-                            self.alive[o.index()] = false;
+                            self.kill(o);
                         }
                     }
                 }
@@ -161,27 +188,31 @@ impl State {
                 .iter()
                 .filter(|o| self.alive[o.index()])
                 .count();
-            let (u, _) = self.bounds[x];
-            if left < u as usize {
+            let u = self.bounds[x].0 as usize;
+            if left < u {
                 return Next::Dead;
             }
             if left == 0 {
                 continue;
             }
+            // Algorithm M's rule: an item that needs `u` more options can
+            // start with one of its first `left - u + 1` only (later ones
+            // leave too few), plus "none" when it needs none.
             let without = u == 0;
-            let branches = left + usize::from(without);
+            let branches = if without { left + 1 } else { left - u + 1 };
             if best.is_none_or(|(b, _, _)| branches < b) {
                 best = Some((branches, item, without));
             }
         }
         match best {
             None => Next::Solved,
-            Some((_, item, without)) => Next::Branch {
+            Some((branches, item, without)) => Next::Branch {
                 item,
                 options: index.by_item[item.index()]
                     .iter()
                     .copied()
                     .filter(|o| self.alive[o.index()])
+                    .take(branches - usize::from(without))
                     .collect(),
                 without,
             },
@@ -249,6 +280,8 @@ struct Cut {
     subproblems: Vec<Vec<Step>>,
     solutions: u128,
     nodes: u64,
+    /// Algorithm M's updates above the cut.
+    updates: u64,
     depth: usize,
 }
 
@@ -259,6 +292,7 @@ fn split<L>(problem: &Problem<L>, index: &Index, min: usize) -> Cut {
         subproblems: vec![Vec::new()],
         solutions: 0,
         nodes: 0,
+        updates: 0,
         depth: 0,
     };
     for _ in 0..MAX_LEVELS {
@@ -289,6 +323,11 @@ fn split<L>(problem: &Problem<L>, index: &Index, min: usize) -> Cut {
                             None => Step::Without { item },
                         };
                         state.apply(problem, index, step);
+                        // Algorithm M excludes the option it tried last
+                        // before it leaves a level without a "none" branch,
+                        // and counts the node the step leads to.
+                        state.killed += u64::from(!without);
+                        cut.nodes += 1;
                         steps.push(step);
                     }
                     Next::Branch {
@@ -298,6 +337,9 @@ fn split<L>(problem: &Problem<L>, index: &Index, min: usize) -> Cut {
                     } => break (Some(item), options, without),
                 }
             };
+            // The step that led here, those taken at once, and the last
+            // option's exclusion when the branches end with it.
+            cut.updates += state.killed + u64::from(!without && !options.is_empty());
             let Some(item) = item else { continue };
             deepest = deepest.max(steps.len() + 1);
             for option in options {
@@ -352,6 +394,7 @@ pub fn count_multi<L: Sync>(
 ) -> ParallelCount {
     let threads = threads.clamp(1, MAX_THREADS);
     let index = Index::new(problem);
+    let algorithm_m = problem.has_multiplicities();
     let cut = split(problem, &index, PER_THREAD * threads);
     on_split(cut.subproblems.len());
     let items: Vec<usize> = (0..cut.subproblems.len()).collect();
@@ -360,6 +403,8 @@ pub fn count_multi<L: Sync>(
         || (),
         |_, i, control| {
             let state = State::replay(problem, &index, &cut.subproblems[i]);
+            // The updates of the step into the subproblem, made above it.
+            let entry = state.killed;
             let solutions = match state.next(problem, &index) {
                 Next::Dead => Some(0),
                 Next::Solved => Some(1),
@@ -370,6 +415,7 @@ pub fn count_multi<L: Sync>(
                     value: Counted {
                         solutions,
                         nodes: 1,
+                        updates: entry,
                         ..Counted::default()
                     },
                     nodes: 1,
@@ -377,14 +423,20 @@ pub fn count_multi<L: Sync>(
                 });
             }
             let sub = state.build(problem)?;
-            let mut solver = Solver::new(&sub).limits(control.limits());
-            let Count { solutions, outcome } = solver.count();
-            let stats = solver.stats();
+            // Algorithm M throughout, as on one thread, also where a
+            // subproblem has no multiplicities left.
+            let (Count { solutions, outcome }, stats) = if algorithm_m {
+                let mut solver = MultiSolver::new(&sub).limits(control.limits());
+                (solver.count(), *solver.stats())
+            } else {
+                let mut solver = Solver::new(&sub).limits(control.limits());
+                (solver.count(), *solver.stats())
+            };
             Ok::<_, crate::BuildError>(Item {
                 value: Counted {
                     solutions,
                     nodes: stats.nodes,
-                    updates: stats.updates,
+                    updates: entry + stats.updates,
                     max_depth: stats.max_depth,
                 },
                 nodes: stats.nodes,
@@ -397,7 +449,7 @@ pub fn count_multi<L: Sync>(
     let mut counted = ParallelCount {
         solutions: cut.solutions,
         nodes: cut.nodes,
-        updates: 0,
+        updates: cut.updates,
         max_depth: depth,
         outcome: Outcome::Complete,
         done: vec![None; cut.subproblems.len()],
