@@ -18,6 +18,12 @@
 //! - `de-bruijn-2-4-6.dlx`: `de-bruijn-dlx 2 4 6`;
 //! - `macmahon-hexagon.dlx`: `macmahon-triangles-dlx` (the hexagon board).
 //!
+//! The large instance, `sudoku-64-count` (a 64x64 sudoku with a third of its
+//! cells open: 16,384 items, 8,998 options, 2,211,840 solutions), goes
+//! 4,096 levels deep, a level per cell: SSXC1 as published stops at 500
+//! (`max_level`, "Too many levels!") and needs a larger `savesize` too;
+//! build it with both raised (10,000 and 100,000,000) to run it there.
+//!
 //! The programs take turns on each instance, run by run (exactly, DLX1,
 //! SSXC1, exactly, DLX1, ...), `--runs` times each (3 by default). The table
 //! gives each program's median CPU time (user plus system time of the child
@@ -97,7 +103,69 @@ fn costed_queens(n: usize) -> String {
     s
 }
 
-fn suite(testdata: &Path, scratch: &Path) -> Vec<Case> {
+/// SplitMix64: the next number from `state`.
+fn next_random(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// `v` in a random order (Fisher–Yates).
+fn shuffled<T>(mut v: Vec<T>, state: &mut u64) -> Vec<T> {
+    for i in (1..v.len()).rev() {
+        let j = (next_random(state) % (i as u64 + 1)) as usize;
+        v.swap(i, j);
+    }
+    v
+}
+
+/// A sudoku of side `b`² with `open` of its cells empty, as rows of numbers
+/// (0 for an empty cell): the pattern grid (b·(r mod b) + ⌊r/b⌋ + c) mod
+/// b², with its symbols, bands, stacks, and the rows and columns within
+/// each shuffled, then random cells emptied. Such a grid has many
+/// completions, so counting them is a long search on a large matrix.
+fn open_sudoku(b: usize, open: f64, seed: u64) -> String {
+    let n = b * b;
+    let mut state = seed;
+    let symbols = shuffled((1..=n).collect(), &mut state);
+    let lines = |state: &mut u64| -> Vec<usize> {
+        let blocks = shuffled((0..b).collect(), state);
+        let mut order = Vec::with_capacity(n);
+        for block in blocks {
+            order.extend(
+                shuffled((0..b).collect(), state)
+                    .into_iter()
+                    .map(|k| block * b + k),
+            );
+        }
+        order
+    };
+    let rows = lines(&mut state);
+    let cols = lines(&mut state);
+    let cells = shuffled((0..n * n).collect::<Vec<_>>(), &mut state);
+    let mut empty = vec![false; n * n];
+    for &c in &cells[..(open * (n * n) as f64) as usize] {
+        empty[c] = true;
+    }
+    let mut text = String::new();
+    for (r, &row) in rows.iter().enumerate() {
+        let line: Vec<String> = cols
+            .iter()
+            .enumerate()
+            .map(|(c, &col)| match empty[r * n + c] {
+                true => "0".to_string(),
+                false => symbols[(b * (row % b) + row / b + col) % n].to_string(),
+            })
+            .collect();
+        text.push_str(&line.join(" "));
+        text.push('\n');
+    }
+    text
+}
+
+fn suite(testdata: &Path, scratch: &Path, exactly: &Path) -> Vec<Case> {
     let mut cases = Vec::new();
     let mut add = |name: &str, family, file: PathBuf, args: Vec<&'static str>, knuth_args| {
         cases.push(Case {
@@ -125,6 +193,21 @@ fn suite(testdata: &Path, scratch: &Path) -> Vec<Case> {
                 add(name, Family::Xcc, file, count(), vec![]);
             }
         }
+    }
+    // Large: a 64x64 sudoku (16,384 items, over 4,096 options), past the
+    // bitsets and the item masks, written by `exactly sudoku encode`.
+    {
+        let name = "sudoku-64-count";
+        let grid = scratch.join(format!("{name}.txt"));
+        std::fs::write(&grid, open_sudoku(8, 0.34, 1)).expect("scratch file");
+        let out = Command::new(exactly)
+            .args(["sudoku", "encode"])
+            .arg(&grid)
+            .output()
+            .expect("exactly runs");
+        let file = scratch.join(format!("{name}.dlx"));
+        std::fs::write(&file, &out.stdout).expect("scratch file");
+        add(name, Family::Xc, file, count(), vec![]);
     }
     add(
         "queens-dominate-8",
@@ -299,7 +382,7 @@ fn main() {
         "| family | instance | exactly CPU (s) | Knuth's programs CPU (s) | fastest | CPU ratio | wall ratio |"
     );
     println!("| --- | --- | --- | --- | --- | --- | --- |");
-    for case in suite(&testdata, &scratch) {
+    for case in suite(&testdata, &scratch, &exactly) {
         if only
             .as_ref()
             .is_some_and(|o| !case.name.contains(o.as_str()))
