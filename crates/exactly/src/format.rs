@@ -184,10 +184,18 @@ pub enum ParseErrorKind {
 /// [`FOUND_CHARS`] characters), quoted and escaped, or `nothing` at the end
 /// of a line or of the input.
 fn found_text(found: &str) -> String {
+    match found.is_empty() {
+        true => "nothing".to_string(),
+        false => format!("'{}'", shown(found)),
+    }
+}
+
+/// Input text as error messages quote it: escaped ([`escape`]), and cut
+/// after [`FOUND_CHARS`] characters with `...`.
+pub(crate) fn shown(found: &str) -> String {
     match found.char_indices().nth(FOUND_CHARS) {
-        _ if found.is_empty() => "nothing".to_string(),
-        Some((cut, _)) => format!("'{}...'", escape(&found[..cut])),
-        None => format!("'{}'", escape(found)),
+        Some((cut, _)) => format!("{}...", escape(&found[..cut])),
+        None => escape(found).to_string(),
     }
 }
 

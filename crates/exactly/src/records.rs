@@ -98,15 +98,6 @@ fn sealed(key: &str, body: &str) -> String {
     format!("{body} {}\n", checksum(key, body))
 }
 
-/// Shortens and escapes `text` for a message.
-fn shown(text: &str) -> String {
-    let mut out: String = text.chars().take(60).flat_map(char::escape_debug).collect();
-    if text.chars().count() > 60 {
-        out.push_str("...");
-    }
-    out
-}
-
 fn syntax(line: usize, column: usize, expected: &str, found: &str) -> ParseError {
     ParseError::new(
         line,
@@ -180,7 +171,7 @@ impl<'t> Fields<'t> {
             invalid(
                 self.line,
                 column,
-                format!("{what} '{}' is too large", shown(f)),
+                format!("{what} '{}' is too large", crate::format::shown(f)),
             )
         })
     }
@@ -212,7 +203,7 @@ fn first_line(text: Option<&str>, kind: &str) -> Result<(), ParseError> {
             12 + kind.len(),
             format!(
                 "this {kind} file has version {}; this exactly reads version {VERSION} only (make it again)",
-                shown(v)
+                crate::format::shown(v)
             ),
         ));
     }
@@ -385,7 +376,11 @@ pub fn parse_plan(text: &str) -> Result<Plan, ParseError> {
                     invalid(
                         n,
                         at,
-                        format!("option {} is past the largest, {}", shown(part), u32::MAX),
+                        format!(
+                            "option {} is past the largest, {}",
+                            crate::format::shown(part),
+                            u32::MAX
+                        ),
                     )
                 })?;
                 if prefix.len() == depth {

@@ -147,16 +147,8 @@ struct Block {
 }
 
 /// The error `fault` at `line` and `column`.
-fn invalid(line: usize, column: usize, fault: Fault) -> ParseError {
-    ParseError {
-        line,
-        column,
-        kind: ParseErrorKind::Invalid(fault.to_string()),
-    }
-}
-
 fn parse_header(line: &str, number: usize) -> Result<Header, ParseError> {
-    let err = |column, fault| invalid(number, column, fault);
+    let err = |column, fault: Fault| ParseError::invalid(number, column, fault.to_string());
     let tokens: Vec<(usize, &str)> = tokens(line).collect();
     let Some(&(column, first)) = tokens.first() else {
         unreachable!("a header line is not blank");
@@ -244,7 +236,13 @@ pub fn parse(text: &str) -> Result<Spec, ParseError> {
                     match c {
                         '#' => b.cells.push((b.rows, k)),
                         '.' | ' ' => {}
-                        other => return Err(invalid(number, k + 1, Fault::BadChar(other))),
+                        other => {
+                            return Err(ParseError::invalid(
+                                number,
+                                k + 1,
+                                Fault::BadChar(other).to_string(),
+                            ))
+                        }
                     }
                 }
                 b.rows += 1;
@@ -259,7 +257,7 @@ pub fn parse(text: &str) -> Result<Spec, ParseError> {
 
 /// Checks a finished block and adds it to `spec`.
 fn finish(block: Block, spec: &mut Spec, names: &mut HashSet<String>) -> Result<(), ParseError> {
-    let err = |fault| invalid(block.line, 1, fault);
+    let err = |fault: Fault| ParseError::invalid(block.line, 1, fault.to_string());
     let label = match &block.header {
         Header::Board => "board".to_string(),
         Header::Piece { name, .. } => name.clone(),
