@@ -40,6 +40,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use exactly_puzzles::sudoku::generate::Rng;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Family {
     Xc,
@@ -103,24 +105,6 @@ fn costed_queens(n: usize) -> String {
     s
 }
 
-/// SplitMix64: the next number from `state`.
-fn next_random(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
-/// `v` in a random order (Fisher–Yates).
-fn shuffled<T>(mut v: Vec<T>, state: &mut u64) -> Vec<T> {
-    for i in (1..v.len()).rev() {
-        let j = (next_random(state) % (i as u64 + 1)) as usize;
-        v.swap(i, j);
-    }
-    v
-}
-
 /// A sudoku of side `b`² with `open` of its cells empty, as rows of numbers
 /// (0 for an empty cell): the pattern grid (b·(r mod b) + ⌊r/b⌋ + c) mod
 /// b², with its symbols, bands, stacks, and the rows and columns within
@@ -128,23 +112,27 @@ fn shuffled<T>(mut v: Vec<T>, state: &mut u64) -> Vec<T> {
 /// completions, so counting them is a long search on a large matrix.
 fn open_sudoku(b: usize, open: f64, seed: u64) -> String {
     let n = b * b;
-    let mut state = seed;
-    let symbols = shuffled((1..=n).collect(), &mut state);
-    let lines = |state: &mut u64| -> Vec<usize> {
-        let blocks = shuffled((0..b).collect(), state);
+    let mut rng = Rng::new(seed);
+    let shuffled = |mut v: Vec<usize>, rng: &mut Rng| {
+        rng.shuffle(&mut v);
+        v
+    };
+    let symbols = shuffled((1..=n).collect(), &mut rng);
+    let lines = |rng: &mut Rng| -> Vec<usize> {
+        let blocks = shuffled((0..b).collect(), rng);
         let mut order = Vec::with_capacity(n);
         for block in blocks {
             order.extend(
-                shuffled((0..b).collect(), state)
+                shuffled((0..b).collect(), rng)
                     .into_iter()
                     .map(|k| block * b + k),
             );
         }
         order
     };
-    let rows = lines(&mut state);
-    let cols = lines(&mut state);
-    let cells = shuffled((0..n * n).collect::<Vec<_>>(), &mut state);
+    let rows = lines(&mut rng);
+    let cols = lines(&mut rng);
+    let cells = shuffled((0..n * n).collect(), &mut rng);
     let mut empty = vec![false; n * n];
     for &c in &cells[..(open * (n * n) as f64) as usize] {
         empty[c] = true;
@@ -205,6 +193,11 @@ fn suite(testdata: &Path, scratch: &Path, exactly: &Path) -> Vec<Case> {
             .arg(&grid)
             .output()
             .expect("exactly runs");
+        assert!(
+            out.status.success(),
+            "exactly sudoku encode failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let file = scratch.join(format!("{name}.dlx"));
         std::fs::write(&file, &out.stdout).expect("scratch file");
         add(name, Family::Xc, file, count(), vec![]);
