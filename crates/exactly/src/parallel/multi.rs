@@ -120,6 +120,17 @@ impl State {
         self.alive[o.index()] = false;
     }
 
+    /// Makes the options a level tried before this branch unavailable.
+    /// Algorithm M excludes them one at a time, each as it moves on to the
+    /// next branch, so only the last is this branch's update.
+    fn kill_tried(&mut self, tried: impl Iterator<Item = OptionId>) {
+        let before = self.killed;
+        for o in tried {
+            self.kill(o);
+        }
+        self.killed = before + (self.killed - before).min(1);
+    }
+
     fn kill_item(&mut self, index: &Index, item: ItemId) {
         for &o in &index.by_item[item.index()] {
             self.kill(o);
@@ -129,20 +140,12 @@ impl State {
     fn apply<L>(&mut self, problem: &Problem<L>, index: &Index, step: Step) {
         match step {
             Step::Without { item } => {
-                let before = self.killed;
-                self.kill_item(index, item);
-                self.killed = before + (self.killed - before).min(1);
+                self.kill_tried(index.by_item[item.index()].iter().copied());
                 self.gone[item.index()] = true;
             }
             Step::First { item, option } => {
-                let before = self.killed;
-                for &o in &index.by_item[item.index()] {
-                    if o >= option {
-                        break;
-                    }
-                    self.kill(o);
-                }
-                self.killed = before + (self.killed - before).min(1);
+                let before = index.by_item[item.index()].iter().copied();
+                self.kill_tried(before.take_while(|&o| o < option));
                 self.force(problem, index, option);
             }
         }
