@@ -45,7 +45,7 @@
 
 use std::fmt::Write as _;
 
-use crate::format::{ParseError, ParseErrorKind};
+use crate::format::{shown, ParseError, ParseErrorKind};
 use crate::parallel::Split;
 use crate::problem::OptionId;
 
@@ -171,7 +171,7 @@ impl<'t> Fields<'t> {
             invalid(
                 self.line,
                 column,
-                format!("{what} '{}' is too large", crate::format::shown(f)),
+                format!("{what} '{}' is too large", shown(f)),
             )
         })
     }
@@ -203,7 +203,7 @@ fn first_line(text: Option<&str>, kind: &str) -> Result<(), ParseError> {
             12 + kind.len(),
             format!(
                 "this {kind} file has version {}; this exactly reads version {VERSION} only (make it again)",
-                crate::format::shown(v)
+                shown(v)
             ),
         ));
     }
@@ -376,11 +376,7 @@ pub fn parse_plan(text: &str) -> Result<Plan, ParseError> {
                     invalid(
                         n,
                         at,
-                        format!(
-                            "option {} is past the largest, {}",
-                            crate::format::shown(part),
-                            u32::MAX
-                        ),
+                        format!("option {} is past the largest, {}", shown(part), u32::MAX),
                     )
                 })?;
                 if prefix.len() == depth {

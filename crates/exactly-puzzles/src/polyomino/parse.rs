@@ -146,7 +146,6 @@ struct Block {
     rows: usize,
 }
 
-/// The error `fault` at `line` and `column`.
 fn parse_header(line: &str, number: usize) -> Result<Header, ParseError> {
     let err = |column, fault: Fault| ParseError::invalid(number, column, fault.to_string());
     let tokens: Vec<(usize, &str)> = tokens(line).collect();
