@@ -16,7 +16,12 @@
 //! `KNUTH_INSTANCES` and skipped when absent:
 //!
 //! - `de-bruijn-2-4-6.dlx`: `de-bruijn-dlx 2 4 6`;
-//! - `macmahon-hexagon.dlx`: `macmahon-triangles-dlx` (the hexagon board).
+//! - `de-bruijn-3-4-7.dlx`: `de-bruijn-dlx 3 4 7` (large: 4,762 options,
+//!   41,280 solutions);
+//! - `macmahon-hexagon.dlx`: `macmahon-triangles-dlx` (the hexagon board);
+//! - `motley-5x26.dlx`: `motley-dlx 5 26` (MCC, large: 4,731 options; no
+//!   motley dissection of a 5x26 rectangle exists, which takes the search
+//!   143,253 nodes to show).
 //!
 //! The large instance, `sudoku-64-count` (a 64x64 sudoku with a third of its
 //! cells open: 16,384 items, 8,998 options, 2,211,840 solutions), goes
@@ -175,7 +180,7 @@ fn suite(testdata: &Path, scratch: &Path, exactly: &Path) -> Vec<Case> {
         );
     }
     if let Ok(dir) = std::env::var("KNUTH_INSTANCES") {
-        for name in ["de-bruijn-2-4-6", "macmahon-hexagon"] {
+        for name in ["de-bruijn-2-4-6", "de-bruijn-3-4-7", "macmahon-hexagon"] {
             let file = Path::new(&dir).join(format!("{name}.dlx"));
             if file.exists() {
                 add(name, Family::Xcc, file, count(), vec![]);
@@ -209,6 +214,12 @@ fn suite(testdata: &Path, scratch: &Path, exactly: &Path) -> Vec<Case> {
         count(),
         vec![],
     );
+    if let Ok(dir) = std::env::var("KNUTH_INSTANCES") {
+        let file = Path::new(&dir).join("motley-5x26.dlx");
+        if file.exists() {
+            add("motley-5x26", Family::Mcc, file, count(), vec![]);
+        }
+    }
     for n in [16, 20] {
         let file = scratch.join(format!("queens-{n}-costs.dlx"));
         std::fs::write(&file, costed_queens(n)).expect("scratch file");

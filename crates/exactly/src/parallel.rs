@@ -60,8 +60,9 @@ pub fn split<L>(problem: &Problem<L>, engine: Engine, min: usize, max_depth: usi
 }
 
 /// [`split`] under a budget: `limits.nodes` bounds the nodes of all the
-/// cuts tried together (each deeper cut walks the tree above it again),
-/// `limits.time` the time of all of them, and the cancel flag stops them;
+/// cuts tried together (each deeper cut is made from the one above it, so
+/// these are the nodes above the last), `limits.time` the time of all of
+/// them, and the cancel flag stops them;
 /// a solution budget is ignored. Returns the split, how it ended, and the
 /// nodes all the cuts visited. A stopped split is incomplete: its
 /// subproblems do not cover the tree, so it must not be used.
@@ -143,7 +144,18 @@ pub fn split_with_solutions_within<L>(
 
 /// Cuts at depths 0, 1, … until a cut is deep enough, all the cuts within
 /// `limits` together. Returns the last cut, the solutions above it (when
-/// `keep`), how it ended and the nodes of all the cuts.
+/// `keep`), how it ended and the nodes visited.
+///
+/// Each cut is made from the one above it: every subproblem of the cut is
+/// split a few levels further down ([`Solver::reset_to`] moves between
+/// them, so the prefixes they share are not replayed), and each node above
+/// the last cut is visited once. Where the tree stays narrow (a chain of
+/// forced moves) the step doubles: a step that visits fewer than `min`
+/// nodes cannot pass over a depth with `min` subproblems, whose nodes it
+/// would have visited; one that visits more is stopped there and made
+/// again with half the step (and the step grows no more).
+/// A cut is the same as [`split_at`]'s at its depth: the same subproblems
+/// in the same order, and the same solutions, nodes and updates above it.
 fn cut<L>(
     problem: &Problem<L>,
     engine: Engine,
@@ -153,42 +165,105 @@ fn cut<L>(
     limits: &Limits,
 ) -> (Split, Vec<Vec<OptionId>>, Outcome, u64) {
     let start = crate::time::Instant::now();
-    let mut solver = Solver::new(problem).engine(engine);
-    let mut depth = 0;
+    let mut solver = Solver::new(problem).engine(in_order(problem, engine));
+    let mut cut = Split::default();
+    let mut above = Vec::new();
+    let mut frontier = vec![Vec::new()];
     let mut visited = 0u64;
+    // The root is cut at depth 0 (itself, or a solution).
+    let mut step = 0;
+    let mut widen = true;
     loop {
-        solver.reset();
-        let mut pass = limits.clone();
-        pass.solutions = None;
-        pass.nodes = limits.nodes.map(|n| n.saturating_sub(visited));
-        pass.time = limits.time.map(|t| t.saturating_sub(start.elapsed()));
-        solver.set_limits(pass);
-        let mut cut = Split {
-            depth,
+        let mut round = Split {
+            depth: cut.depth + step,
             ..Split::default()
         };
-        let mut above = Vec::new();
-        let outcome = solver.split(
-            depth,
-            |prefix| cut.subproblems.push(prefix.to_vec()),
-            |solution| {
-                cut.solutions += 1;
-                if keep {
-                    above.push(solution.to_vec());
+        let mut found = Vec::new();
+        let mut outcome = Outcome::Complete;
+        let mut narrow = false;
+        for prefix in &frontier {
+            let mut pass = limits.clone();
+            pass.solutions = None;
+            let left = limits.nodes.map_or(u64::MAX, |n| n.saturating_sub(visited));
+            // A wide step stops at `min` nodes, to be made again level by level.
+            let wide = (step > 1).then(|| (min as u64).saturating_sub(round.nodes));
+            pass.nodes = match wide {
+                Some(cap) if cap < left => Some(cap),
+                _ => limits.nodes.map(|_| left),
+            };
+            pass.time = limits.time.map(|t| t.saturating_sub(start.elapsed()));
+            solver.set_limits(pass);
+            // The root needs no replay (nor a search with prefixes: a
+            // problem with multiplicities is split at the root only), and
+            // the other prefixes come from this solver's own walk.
+            if prefix.is_empty() {
+                solver.reset();
+            } else if solver.reset_to(prefix).is_err() {
+                outcome = Outcome::Stopped(StopReason::Caller);
+                break;
+            }
+            outcome = solver.split(
+                step,
+                |prefix| round.subproblems.push(prefix.to_vec()),
+                |solution| {
+                    round.solutions += 1;
+                    if keep {
+                        found.push(solution.to_vec());
+                    }
+                },
+            );
+            round.nodes += solver.stats().nodes;
+            round.updates += solver.stats().updates;
+            visited = visited.saturating_add(solver.stats().nodes);
+            if !outcome.is_complete() {
+                if wide.is_some_and(|cap| cap < left)
+                    && outcome == Outcome::Stopped(StopReason::NodeLimit)
+                {
+                    // The step's own cap, not the caller's budget.
+                    narrow = true;
                 }
-            },
-        );
-        cut.nodes = solver.stats().nodes;
-        cut.updates = solver.stats().updates;
-        visited = visited.saturating_add(cut.nodes);
+                break;
+            }
+        }
+        if step > 1 && (narrow || round.nodes >= min as u64) {
+            // It may have passed over a depth with enough subproblems:
+            // again with half the step, which no longer grows.
+            step /= 2;
+            widen = false;
+            continue;
+        }
+        cut.depth = round.depth;
+        cut.subproblems = round.subproblems;
+        cut.solutions += round.solutions;
+        cut.nodes += round.nodes;
+        cut.updates += round.updates;
+        above.append(&mut found);
         if !outcome.is_complete()
             || cut.subproblems.len() >= min
             || cut.subproblems.is_empty()
-            || depth >= max_depth
+            || cut.depth >= max_depth
         {
             return (cut, above, outcome, visited);
         }
-        depth += 1;
+        if step == 0 || widen && round.nodes.saturating_mul(2) < min as u64 {
+            step = (step * 2).max(1);
+        } else if widen {
+            widen = false;
+        }
+        step = step.min(max_depth - cut.depth);
+        frontier = std::mem::take(&mut cut.subproblems);
+    }
+}
+
+/// The engine that walks the tree for a cut: `engine` (as resolved for
+/// `problem`), except dancing cells, whose lists change order as options
+/// leave and come back. The others try an item's options in the order of
+/// the problem, so every cut of a problem, made in one walk or level by
+/// level, lists its subproblems in the same order.
+fn in_order<L>(problem: &Problem<L>, engine: Engine) -> Engine {
+    match engine.resolve(problem) {
+        Engine::Cells => Engine::Links,
+        other => other,
     }
 }
 
@@ -207,7 +282,7 @@ fn cut<L>(
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn split_at<L>(problem: &Problem<L>, engine: Engine, depth: usize) -> Split {
-    let mut solver = Solver::new(problem).engine(engine);
+    let mut solver = Solver::new(problem).engine(in_order(problem, engine));
     let mut cut = Split {
         depth,
         ..Split::default()
@@ -244,7 +319,9 @@ pub fn split_at<L>(problem: &Problem<L>, engine: Engine, depth: usize) -> Split 
 /// ```
 pub fn check_split<L>(problem: &Problem<L>, split: &Split) -> Result<(), SplitMismatch> {
     let limits = Limits::default().max_nodes(split.nodes.saturating_add(1));
-    let mut solver = Solver::new(problem).limits(limits);
+    let mut solver = Solver::new(problem)
+        .engine(in_order(problem, Engine::Auto))
+        .limits(limits);
     let mut seen = 0usize;
     let mut first_bad = None;
     let mut solutions = 0u128;
@@ -459,8 +536,7 @@ fn probe_within<L>(
     seed: u64,
     limits: &Limits,
 ) -> Result<(Estimate, Outcome, u64), crate::PrefixError> {
-    solver.reset();
-    solver.restrict(prefix)?;
+    solver.reset_to(prefix)?;
     let start = std::time::Instant::now();
     let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
     let (mut n1, mut n2, mut s1, mut s2) = (0.0, 0.0, 0.0, 0.0);
@@ -556,7 +632,8 @@ pub fn count_split<L: Sync>(
             || None,
             |slot: &mut Option<Solver<'_, L>>, i, control| {
                 let solver = budgeted(slot, problem, engine, control.limits());
-                solver.restrict(&split.subproblems[i])?;
+                // Consecutive subproblems share most of their prefixes.
+                solver.reset_to(&split.subproblems[i])?;
                 let Count { solutions, outcome } = solver.count();
                 let stats = *solver.stats();
                 Ok(Item {
@@ -589,8 +666,8 @@ pub fn count_split<L: Sync>(
     Ok(counted)
 }
 
-/// The worker's solver in `slot` (made on first use), reset, under
-/// `limits`.
+/// The worker's solver in `slot` (made on first use) under `limits`, to
+/// be moved to its next subproblem with [`Solver::reset_to`].
 fn budgeted<'s, 'p, L>(
     slot: &'s mut Option<Solver<'p, L>>,
     problem: &'p Problem<L>,
@@ -601,9 +678,7 @@ fn budgeted<'s, 'p, L>(
         .take()
         .unwrap_or_else(|| Solver::new(problem).engine(engine))
         .limits(limits);
-    let solver = slot.insert(solver);
-    solver.reset();
-    solver
+    slot.insert(solver)
 }
 
 /// A subproblem whose prefix does not replay on the problem: the one error
@@ -673,7 +748,8 @@ pub fn count<L: Sync>(problem: &Problem<L>, threads: usize) -> ParallelCount {
     if problem.has_multiplicities() {
         return count_multi(problem, threads, &Limits::default(), &|_| {}, &|_, _, _| {});
     }
-    let split = split(problem, Engine::Auto, 64 * threads, 64);
+    // No cut is deeper than the tree, whose levels each cover a primary item.
+    let split = split(problem, Engine::Auto, 64 * threads, problem.num_primary());
     let counted = count_split(
         problem,
         Engine::Auto,

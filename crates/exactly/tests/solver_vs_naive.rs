@@ -141,6 +141,103 @@ proptest! {
             prop_assert_eq!(counted.solutions, expected);
             prop_assert_eq!(counted.nodes, total_nodes);
             prop_assert_eq!(counted.updates, updates);
+            // `parallel::split` makes each cut from the one above it; the
+            // cut it stops at is the one-walk cut at that depth.
+            // With fewer subproblems wanted, the cut is the shallowest with
+            // that many (steps that double over narrow parts of the tree
+            // pass over none).
+            let want = threads * threads + depth;
+            let some = exactly::parallel::split(&problem, engine, want, 6);
+            prop_assert_eq!(&some, &exactly::parallel::split_at(&problem, engine, some.depth));
+            for shallower in 0..some.depth {
+                let above = exactly::parallel::split_at(&problem, engine, shallower);
+                prop_assert!(above.subproblems.len() < want, "{:?}: depth {} has {}", engine, shallower, want);
+            }
+            let made = exactly::parallel::split(&problem, engine, usize::MAX, depth);
+            prop_assert_eq!(&made, &exactly::parallel::split_at(&problem, engine, made.depth), "{:?}", engine);
+            if !made.subproblems.is_empty() {
+                // Dancing cells try an item's options in an order of their
+                // own; cuts list them in the problem's order.
+                let sorted = |s: &exactly::parallel::Split| {
+                    let mut s = s.clone();
+                    s.subproblems.sort();
+                    s
+                };
+                prop_assert_eq!(sorted(&made), sorted(&cut), "{:?}", engine);
+                if engine != Engine::Cells {
+                    prop_assert_eq!(&made, &cut, "{:?}", engine);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn reset_to_is_reset_and_restrict(
+        plain in plain_problem(),
+        moves in proptest::collection::vec((0usize..4, any::<u64>(), 0u64..6), 1..8),
+    ) {
+        // A solver moved from prefix to prefix (the subproblems of cuts at
+        // several depths, prefixes that do not replay, searches stopped
+        // part way) answers as a fresh solver restricted to each prefix.
+        let problem = plain.to_problem();
+        let options = problem.num_options() as u64;
+        for engine in ENGINES {
+            let mut moved = Solver::new(&problem).engine(engine);
+            for &(depth, pick, budget) in &moves {
+                let cut = exactly::parallel::split_at(&problem, engine, depth);
+                let mut prefix = if cut.subproblems.is_empty() {
+                    Vec::new()
+                } else {
+                    cut.subproblems[(pick as usize) % cut.subproblems.len()].clone()
+                };
+                if pick % 5 == 0 && options > 0 {
+                    // Somewhere in it, an option that may not be a choice.
+                    let at = (pick as usize / 5) % (prefix.len() + 1);
+                    prefix.truncate(at);
+                    prefix.push(OptionId::new((pick % options) as usize));
+                }
+                let mut fresh = Solver::new(&problem).engine(engine);
+                let replayed = fresh.restrict(&prefix);
+                moved = moved.limits(Limits::default());
+                prop_assert_eq!(moved.reset_to(&prefix), replayed.clone(), "{:?} {:?}", engine, prefix);
+                let (a, b) = (moved.count(), fresh.count());
+                prop_assert_eq!(a, b, "{:?} {:?}", engine, prefix);
+                let work = |s: &exactly::Stats| (s.nodes, s.updates, s.solutions, s.max_depth);
+                prop_assert_eq!(work(moved.stats()), work(fresh.stats()), "{:?} {:?}", engine, prefix);
+                if budget > 0 {
+                    // Leave it part way into a search of the same prefix.
+                    if moved.reset_to(&prefix).is_ok() {
+                        moved = moved.limits(Limits::default().max_nodes(budget));
+                        moved.count();
+                    }
+                }
+            }
+            // And back at the root, every solution.
+            moved = moved.limits(Limits::default());
+            prop_assert_eq!(moved.reset_to(&[]), Ok(()));
+            prop_assert_eq!(moved.count().solutions, plain.naive_solutions().len() as u128);
+            moved.reset();
+            prop_assert_eq!(moved.count().solutions, plain.naive_solutions().len() as u128);
+        }
+    }
+
+    #[test]
+    fn reset_after_a_prefix_that_does_not_replay(plain in plain_problem(), pick in any::<u64>()) {
+        // A prefix whose first levels replay and whose last does not leaves
+        // a solver that `reset` returns to the whole problem.
+        let problem = plain.to_problem();
+        let options = problem.num_options() as u64;
+        prop_assume!(options > 0);
+        let expected = plain.naive_solutions().len() as u128;
+        for engine in ENGINES {
+            let cut = exactly::parallel::split_at(&problem, engine, 2);
+            let mut prefix = cut.subproblems.first().cloned().unwrap_or_default();
+            prefix.push(OptionId::new((pick % options) as usize));
+            let mut solver = Solver::new(&problem).engine(engine);
+            if solver.restrict(&prefix).is_err() {
+                solver.reset();
+                prop_assert_eq!(solver.count().solutions, expected, "{:?}", engine);
+            }
         }
     }
 

@@ -226,8 +226,7 @@ fn solve_range(
             &items,
             || Solver::new(problem).engine(engine),
             |solver, i, _| {
-                solver.reset();
-                solver.restrict(&subproblems[i])?;
+                solver.reset_to(&subproblems[i])?;
                 let mut found = Vec::new();
                 let outcome = solver.for_each(|s| {
                     found.push(s.options().to_vec());

@@ -36,8 +36,22 @@ use crate::search;
 
 /// Subproblems per worker thread when the tree is split for threads.
 const PER_THREAD: usize = 64;
-/// The deepest cut tried when looking for enough subproblems.
-const MAX_DEPTH: usize = 64;
+/// The deepest cut tried when looking for enough subproblems: the tree's
+/// own depth at most, since each level covers a primary item. Cuts are
+/// made level by level from the one above, so a deep one (past a large
+/// sudoku's thousands of forced givens) costs the nodes above it, once.
+fn max_depth<L>(problem: &Problem<L>) -> usize {
+    problem.num_primary()
+}
+
+/// The error for a cut `depth` that no split of `problem` makes, in file
+/// `name`.
+fn too_deep<L>(name: &str, depth: usize, problem: &Problem<L>) -> anyhow::Error {
+    anyhow!(
+        "{name}:2:1: depth {depth} is deeper than this problem's search tree can go ({} primary items)",
+        max_depth(problem)
+    )
+}
 
 /// A hash of the problem as read: its Knuth text.
 fn input_hash<L>(problem: &Problem<L>) -> String {
@@ -109,7 +123,11 @@ struct Checkpoint {
 
 /// Reads the header of the checkpoint at `path`, if the file exists,
 /// checking it was made for this input.
-fn read_checkpoint_header(path: &Path, hash: &str) -> anyhow::Result<Option<CheckpointHeader>> {
+fn read_checkpoint_header<L>(
+    path: &Path,
+    hash: &str,
+    problem: &Problem<L>,
+) -> anyhow::Result<Option<CheckpointHeader>> {
     let name = path.display().to_string();
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
@@ -123,11 +141,8 @@ fn read_checkpoint_header(path: &Path, hash: &str) -> anyhow::Result<Option<Chec
             header.input
         );
     }
-    if header.depth > MAX_DEPTH {
-        bail!(
-            "{name}:2:1: depth {} is past the deepest cut made, {MAX_DEPTH}",
-            header.depth
-        );
+    if header.depth > max_depth(problem) {
+        return Err(too_deep(&name, header.depth, problem));
     }
     Ok(Some(header))
 }
@@ -181,12 +196,12 @@ pub fn count_threads(
     let hash = input_hash(problem);
     let engine: Engine = args.search.engine.into();
     let resumed = match &args.checkpoint {
-        Some(path) => read_checkpoint_header(path, &hash)?,
+        Some(path) => read_checkpoint_header(path, &hash, problem)?,
         None => None,
     };
     let split = match &resumed {
         Some(header) => parallel::split_at(problem, engine, header.depth),
-        None => parallel::split(problem, engine, PER_THREAD * threads, MAX_DEPTH),
+        None => parallel::split(problem, engine, PER_THREAD * threads, max_depth(problem)),
     };
     let checkpoint = match &args.checkpoint {
         Some(path) => {
@@ -436,8 +451,13 @@ pub fn plan(args: &PlanArgs) -> anyhow::Result<Status> {
     if let Some(n) = args.max_nodes {
         limits = limits.max_nodes(n);
     }
-    let (split, outcome, visited) =
-        parallel::split_within(problem, Engine::Auto, args.cubes, MAX_DEPTH, &limits);
+    let (split, outcome, visited) = parallel::split_within(
+        problem,
+        Engine::Auto,
+        args.cubes,
+        max_depth(problem),
+        &limits,
+    );
     if let Outcome::Stopped(reason) = outcome {
         report::message(&format!("plan: {reason} while splitting; no plan written"));
         return Ok(Status::Stopped);
@@ -480,11 +500,8 @@ fn read_plan(path: &Path, problem: &Problem<String>) -> anyhow::Result<(records:
             plan.input
         );
     }
-    if plan.split.depth > MAX_DEPTH {
-        bail!(
-            "{name}:2:1: depth {} is past the deepest cut made, {MAX_DEPTH}",
-            plan.split.depth
-        );
+    if plan.split.depth > max_depth(problem) {
+        return Err(too_deep(&name, plan.split.depth, problem));
     }
     if let Err(e) = parallel::check_split(problem, &plan.split) {
         let line = match e {
@@ -651,7 +668,7 @@ pub fn solve_threads(args: &SolveArgs, input: &Input, threads: usize) -> anyhow:
     let engine: Engine = args.search.engine.into();
     let limits = shared_limits(args.search.timeout);
     let (split, above) =
-        parallel::split_with_solutions(problem, engine, PER_THREAD * threads, MAX_DEPTH);
+        parallel::split_with_solutions(problem, engine, PER_THREAD * threads, max_depth(problem));
     let subproblems = split.subproblems;
     let mut printer = Printer::new(BufWriter::new(io::stdout()), args.format, input, None)
         .every(args.every.every);
@@ -675,8 +692,7 @@ pub fn solve_threads(args: &SolveArgs, input: &Input, threads: usize) -> anyhow:
                 |solver, i, control| {
                     *solver =
                         std::mem::replace(solver, Solver::new(problem)).limits(control.limits());
-                    solver.reset();
-                    solver.restrict(&subproblems[i])?;
+                    solver.reset_to(&subproblems[i])?;
                     let outcome = solver.for_each(|s| {
                         let mut p = printer.lock().unwrap_or_else(|e| e.into_inner());
                         let (printer, found, failed) = &mut *p;

@@ -143,8 +143,9 @@ pub fn solve_parallel(
                         None => sudoku_solver(&problem, &Limits::default()),
                     };
                     let solver = slot.insert(solver.limits(control.limits()));
-                    solver.reset();
-                    solver.restrict(&split.subproblems[i])?;
+                    // Subproblems share the givens' long prefix: only
+                    // where they differ is replayed.
+                    solver.reset_to(&split.subproblems[i])?;
                     let mut seq = 0;
                     let outcome = solver.for_each(|s| {
                         let mut found = lock();

@@ -262,6 +262,10 @@ pub struct Solver<'p, L = String> {
     /// The level the search may not back up past: 0, or the length of the
     /// prefix given to [`Solver::restrict`].
     floor: usize,
+    /// The levels from the root that [`Solver::restrict`] or
+    /// [`Solver::reset_to`] replayed (the first of those below `floor`):
+    /// the ones [`Solver::reset_to`] may keep.
+    replayed: usize,
     /// In split mode, the depth of the subproblems' roots.
     cutoff: usize,
     /// The branching scan stops at an item with at most this many options.
@@ -291,6 +295,7 @@ impl<'p, L> Solver<'p, L> {
             choice: Vec::new(),
             level: 0,
             floor: 0,
+            replayed: 0,
             cutoff: usize::MAX,
             enough: 0,
             resume: Resume::Enter,
@@ -310,6 +315,7 @@ impl<'p, L> Solver<'p, L> {
         self.backend = Backend::Unbuilt(engine);
         self.level = 0;
         self.floor = 0;
+        self.replayed = 0;
         self.resume = Resume::Enter;
         self.stats = Stats::default();
         self.outcome = None;
@@ -514,6 +520,7 @@ impl<'p, L> Solver<'p, L> {
         self.backend = backend;
         self.level = 0;
         self.floor = 0;
+        self.replayed = 0;
         self.resume = Resume::Enter;
         self.stats = Stats::default();
         self.budget.restart();
@@ -591,6 +598,47 @@ impl<'p, L> Solver<'p, L> {
             // Levels already entered cannot be trusted: nothing is left to search.
             self.resume = Resume::Done;
         }
+        result
+    }
+
+    /// [`Solver::reset`] followed by [`Solver::restrict`]`(prefix)`, with
+    /// the same result, but the levels from the root that the last prefix
+    /// replayed and `prefix` share are kept rather than undone and replayed
+    /// again. Moving from one subproblem of a split to the next then costs
+    /// only the levels where their prefixes differ, which matters where
+    /// prefixes run thousands of levels deep (a large sudoku's givens).
+    /// Any search or [`Solver::assume`] made since is undone.
+    ///
+    /// ```
+    /// use exactly::{OptionId, Solver};
+    /// let p = exactly::format::parse_dlx("a b\na b\na\nb\n")?;
+    /// let mut s = Solver::new(&p);
+    /// s.reset_to(&[OptionId::new(1)])?; // "a", then b's only option
+    /// assert_eq!(s.count().solutions, 1);
+    /// s.reset_to(&[OptionId::new(0)])?; // "a b"
+    /// assert_eq!(s.count().solutions, 1);
+    /// s.reset_to(&[])?;
+    /// assert_eq!(s.count().solutions, 2);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn reset_to(&mut self, prefix: &[OptionId]) -> Result<(), PrefixError> {
+        if self.multi {
+            return Err(PrefixError::Multiplicities);
+        }
+        let mut backend = self.take_backend();
+        let result =
+            with_structure!(&mut backend, (s, f) => self.move_to(s, f, prefix), _ => Ok(()));
+        self.backend = backend;
+        self.stats = Stats::default();
+        self.budget.restart();
+        self.outcome = None;
+        self.multi_search = None;
+        self.resume = if result.is_ok() {
+            Resume::Enter
+        } else {
+            // As after a failed [`Solver::restrict`].
+            Resume::Done
+        };
         result
     }
 

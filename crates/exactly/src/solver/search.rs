@@ -126,13 +126,30 @@ impl<'p, L> Solver<'p, L> {
         Ok(())
     }
 
+    /// Replays `prefix` from the root, as [`Solver::restrict`] does. On
+    /// failure the levels entered so far become the floor, so that
+    /// [`Solver::reset`] undoes them.
     pub(super) fn descend<S: Structure>(
         &mut self,
         st: &mut S,
         frames: &mut Vec<Frame<S::Level>>,
         prefix: &[OptionId],
     ) -> Result<(), PrefixError> {
-        for (l, &target) in prefix.iter().enumerate() {
+        let result = self.descend_from(st, frames, prefix);
+        self.floor = self.level;
+        self.replayed = self.level;
+        result
+    }
+
+    /// Replays `prefix[self.level..]`: the levels above are `prefix`'s
+    /// own, already entered.
+    fn descend_from<S: Structure>(
+        &mut self,
+        st: &mut S,
+        frames: &mut Vec<Frame<S::Level>>,
+        prefix: &[OptionId],
+    ) -> Result<(), PrefixError> {
+        for (l, &target) in prefix.iter().enumerate().skip(self.level) {
             if st.primaries_left() == 0 {
                 return Err(PrefixError::TooLong { level: l });
             }
@@ -161,8 +178,35 @@ impl<'p, L> Solver<'p, L> {
             }
             self.level = l + 1;
         }
-        self.floor = prefix.len();
         Ok(())
+    }
+
+    /// [`Solver::reset_to`]: undoes the levels entered below those that
+    /// the last replayed prefix shares with `prefix`, then replays the rest.
+    pub(super) fn move_to<S: Structure>(
+        &mut self,
+        st: &mut S,
+        frames: &mut Vec<Frame<S::Level>>,
+        prefix: &[OptionId],
+    ) -> Result<(), PrefixError> {
+        // As in `unwind`: after a complete search the levels at or past the
+        // floor are undone already.
+        let active = if self.resume == Resume::Done {
+            self.floor
+        } else {
+            self.level
+        };
+        let shared = self.replayed.min(self.floor).min(prefix.len());
+        let keep = self.choice[..shared]
+            .iter()
+            .zip(prefix)
+            .take_while(|&(&x, &option)| st.option_of(x) == option)
+            .count();
+        for frame in frames[keep..active].iter_mut().rev() {
+            st.leave(frame);
+        }
+        self.level = keep;
+        self.descend(st, frames, prefix)
     }
 
     pub(super) fn branch_at<S: Structure>(st: &mut S) -> Branch {
