@@ -198,7 +198,7 @@ fn cut<L>(
             // the other prefixes come from this solver's own walk.
             if prefix.is_empty() {
                 solver.reset();
-            } else if solver.reset_to(prefix).is_err() {
+            } else if solver.reset_to_found(prefix).is_err() {
                 outcome = Outcome::Stopped(StopReason::Caller);
                 break;
             }

@@ -622,12 +622,24 @@ impl<'p, L> Solver<'p, L> {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn reset_to(&mut self, prefix: &[OptionId]) -> Result<(), PrefixError> {
+        self.move_solver(prefix, false)
+    }
+
+    /// [`Solver::reset_to`] a prefix that this solver's own split found,
+    /// so that it needs no checking: the levels past those kept are
+    /// committed without choosing an item at each (a choice scans the open
+    /// items). The structure is then as `reset_to` leaves it.
+    pub(crate) fn reset_to_found(&mut self, prefix: &[OptionId]) -> Result<(), PrefixError> {
+        self.move_solver(prefix, true)
+    }
+
+    fn move_solver(&mut self, prefix: &[OptionId], known: bool) -> Result<(), PrefixError> {
         if self.multi {
             return Err(PrefixError::Multiplicities);
         }
         let mut backend = self.take_backend();
         let result =
-            with_structure!(&mut backend, (s, f) => self.move_to(s, f, prefix), _ => Ok(()));
+            with_structure!(&mut backend, (s, f) => self.move_to(s, f, prefix, known), _ => Ok(()));
         self.backend = backend;
         self.stats = Stats::default();
         self.budget.restart();

@@ -183,11 +183,16 @@ impl<'p, L> Solver<'p, L> {
 
     /// [`Solver::reset_to`]: undoes the levels entered below those that
     /// the last replayed prefix shares with `prefix`, then replays the rest.
+    /// With `known`, the prefix is one this solver's own walk found (a
+    /// cut's subproblem): the rest is committed as [`Solver::assume`]
+    /// commits options, without the choice at each level, which was made
+    /// when the prefix was found.
     pub(super) fn move_to<S: Structure>(
         &mut self,
         st: &mut S,
         frames: &mut Vec<Frame<S::Level>>,
         prefix: &[OptionId],
+        known: bool,
     ) -> Result<(), PrefixError> {
         // As in `unwind`: after a complete search the levels at or past the
         // floor are undone already.
@@ -206,7 +211,14 @@ impl<'p, L> Solver<'p, L> {
             st.leave(frame);
         }
         self.level = keep;
-        self.descend(st, frames, prefix)
+        if !known {
+            return self.descend(st, frames, prefix);
+        }
+        let problem = self.problem;
+        let result = self.commit_all(st, frames, problem, &prefix[keep..]);
+        self.floor = self.level;
+        self.replayed = self.level;
+        result
     }
 
     pub(super) fn branch_at<S: Structure>(st: &mut S) -> Branch {
