@@ -185,7 +185,7 @@ fn cut<L>(
             let mut pass = limits.clone();
             pass.solutions = None;
             let left = limits.nodes.map_or(u64::MAX, |n| n.saturating_sub(visited));
-            // A wide step stops at `min` nodes, to be made again level by level.
+            // A wide step stops at `min` nodes, to be made again with half the step.
             let wide = (step > 1).then(|| (min as u64).saturating_sub(round.nodes));
             pass.nodes = match wide {
                 Some(cap) if cap < left => Some(cap),
