@@ -155,6 +155,21 @@ fn bad_checkpoints_are_refused() {
     assert_eq!(out, "35584");
     let good = fs::read_to_string(scratch_keep("fresh.ckpt")).unwrap();
     let mut lines: Vec<String> = good.lines().map(String::from).collect();
+    // No cut of Langford pairs 1..11 goes past its 33 primary items.
+    let mut header = exactly::records::parse_checkpoint_header(&good).unwrap();
+    header.depth = 40;
+    fs::write(&ckpt, header.write() + "\n").unwrap();
+    let (status, _, err) = first_line(&[
+        "count",
+        "--checkpoint",
+        ckpt_arg,
+        "testdata/langford-11.dlx",
+    ]);
+    assert_eq!(status, Some(2));
+    assert!(
+        err.contains(":2:1: depth 40 is deeper than any cut of this problem (at most 33)"),
+        "{err}"
+    );
     lines[3] = "7 not-a-number 3".into();
     fs::write(&ckpt, lines.join("\n") + "\n").unwrap();
     let (status, _, err) = first_line(&[

@@ -37,18 +37,19 @@ use crate::search;
 /// Subproblems per worker thread when the tree is split for threads.
 const PER_THREAD: usize = 64;
 /// The deepest cut tried when looking for enough subproblems: the tree's
-/// own depth at most, since each level covers a primary item. Cuts are
-/// made level by level from the one above, so a deep one (past a large
-/// sudoku's thousands of forced givens) costs the nodes above it, once.
+/// own depth at most, since each level covers a primary item, and no
+/// deeper than plan and checkpoint files go. Each cut is made from the
+/// one above, so a deep one (past a large sudoku's thousands of forced
+/// givens) costs the nodes above it, once.
 fn max_depth<L>(problem: &Problem<L>) -> usize {
-    problem.num_primary()
+    problem.num_primary().min(records::MAX_DEPTH)
 }
 
 /// The error for a cut `depth` that no split of `problem` makes, in file
 /// `name`.
 fn too_deep<L>(name: &str, depth: usize, problem: &Problem<L>) -> anyhow::Error {
     anyhow!(
-        "{name}:2:1: depth {depth} is deeper than this problem's search tree can go ({} primary items)",
+        "{name}:2:1: depth {depth} is deeper than any cut of this problem (at most {})",
         max_depth(problem)
     )
 }
