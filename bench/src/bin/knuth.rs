@@ -179,12 +179,14 @@ fn suite(testdata: &Path, scratch: &Path, exactly: &Path) -> Vec<Case> {
             vec![],
         );
     }
-    if let Ok(dir) = std::env::var("KNUTH_INSTANCES") {
-        for name in ["de-bruijn-2-4-6", "de-bruijn-3-4-7", "macmahon-hexagon"] {
-            let file = Path::new(&dir).join(format!("{name}.dlx"));
-            if file.exists() {
-                add(name, Family::Xcc, file, count(), vec![]);
-            }
+    // A file made by one of Knuth's generators, when `KNUTH_INSTANCES` has it.
+    let generated = |name: &str| {
+        let dir = std::env::var_os("KNUTH_INSTANCES")?;
+        Some(Path::new(&dir).join(format!("{name}.dlx"))).filter(|f| f.exists())
+    };
+    for name in ["de-bruijn-2-4-6", "de-bruijn-3-4-7", "macmahon-hexagon"] {
+        if let Some(file) = generated(name) {
+            add(name, Family::Xcc, file, count(), vec![]);
         }
     }
     // Large: a 64x64 sudoku (16,384 items, over 4,096 options), past the
@@ -214,11 +216,8 @@ fn suite(testdata: &Path, scratch: &Path, exactly: &Path) -> Vec<Case> {
         count(),
         vec![],
     );
-    if let Ok(dir) = std::env::var("KNUTH_INSTANCES") {
-        let file = Path::new(&dir).join("motley-5x26.dlx");
-        if file.exists() {
-            add("motley-5x26", Family::Mcc, file, count(), vec![]);
-        }
+    if let Some(file) = generated("motley-5x26") {
+        add("motley-5x26", Family::Mcc, file, count(), vec![]);
     }
     for n in [16, 20] {
         let file = scratch.join(format!("queens-{n}-costs.dlx"));
