@@ -73,12 +73,16 @@ pub fn encode_with(puzzle: &Grid, rules: &Rules) -> Result<Problem<Placement>, S
 }
 
 /// The `stop` of [`encode_within`] under `limits`: the time budget,
-/// counted from `start`, spent, or the cancel flag raised.
-pub(super) fn encoding_stop(limits: &Limits, start: Instant) -> impl Fn() -> bool {
-    let (time, cancel) = (limits.time, limits.cancel.clone());
+/// counted from `start` (which a time budget needs), spent, or the cancel
+/// flag raised.
+pub(super) fn encoding_stop(limits: &Limits, start: Option<Instant>) -> impl Fn() -> bool + '_ {
+    let time = limits.time.zip(start);
     move || {
-        time.is_some_and(|t| start.elapsed() >= t)
-            || cancel.as_ref().is_some_and(|f| f.load(Ordering::Relaxed))
+        time.is_some_and(|(t, start)| start.elapsed() >= t)
+            || limits
+                .cancel
+                .as_ref()
+                .is_some_and(|f| f.load(Ordering::Relaxed))
     }
 }
 

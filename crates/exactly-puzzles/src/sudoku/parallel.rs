@@ -62,7 +62,7 @@ pub fn solve_parallel(
     }
     // The encoding of a large grid takes long too: it keeps to the time
     // budget and the cancel flag.
-    let stop = encoding_stop(limits, start);
+    let stop = encoding_stop(limits, Some(start));
     let Some(problem) = encode_within(puzzle, rules, &stop)? else {
         return Ok(answer_of(max_solutions, 0, [None, None], 0, true));
     };
