@@ -151,7 +151,7 @@ proptest! {
             prop_assert_eq!(&some, &exactly::parallel::split_at(&problem, engine, some.depth));
             for shallower in 0..some.depth {
                 let above = exactly::parallel::split_at(&problem, engine, shallower);
-                prop_assert!(above.subproblems.len() < want, "{:?}: depth {} has {}", engine, shallower, want);
+                prop_assert!(above.subproblems.len() < want, "{:?}: depth {} has {} of {}", engine, shallower, above.subproblems.len(), want);
             }
             let made = exactly::parallel::split(&problem, engine, usize::MAX, depth);
             prop_assert_eq!(&made, &exactly::parallel::split_at(&problem, engine, made.depth), "{:?}", engine);

@@ -211,11 +211,13 @@ impl<'p, L> Solver<'p, L> {
             st.leave(frame);
         }
         self.level = keep;
-        if !known {
-            return self.descend(st, frames, prefix);
-        }
-        let problem = self.problem;
-        let result = self.commit_all(st, frames, problem, &prefix[keep..]);
+        let result = if known {
+            let problem = self.problem;
+            self.commit_all(st, frames, problem, &prefix[keep..])
+        } else {
+            self.descend_from(st, frames, prefix)
+        };
+        // As in `descend`: the levels entered become the floor.
         self.floor = self.level;
         self.replayed = self.level;
         result
