@@ -11,9 +11,10 @@
 //! and skipped when it is unset (none is part of this repository; build them
 //! from their literate sources with `ctangle` and a C compiler). `exactly` is
 //! `../target/release/exactly`, or the path in `EXACTLY`. Instances are the
-//! repository's test files, files this program writes (a min-cost queens
-//! problem), and files made by Knuth's generators, looked up in the folder
-//! `KNUTH_INSTANCES` and skipped when absent:
+//! repository's test files, files this program writes (min-cost queens
+//! problems, and a 64x64 sudoku counted and solved at least cost), and files
+//! made by Knuth's generators, looked up in the folder `KNUTH_INSTANCES` and
+//! skipped when absent:
 //!
 //! - `de-bruijn-2-4-6.dlx`: `de-bruijn-dlx 2 4 6`;
 //! - `de-bruijn-3-4-7.dlx`: `de-bruijn-dlx 3 4 7` (large: 4,762 options,
@@ -28,6 +29,9 @@
 //! 4,096 levels deep, a level per cell: SSXC1 as published stops at 500
 //! (`max_level`, "Too many levels!") and needs a larger `savesize` too;
 //! build it with both raised (10,000 and 100,000,000) to run it there.
+//! `sudoku-64-min-cost` is the same grid with a cost on each placement
+//! ([`costed_sudoku`]): a large instance for DLX5, which spends most of its
+//! mems there reading the input (431 million of 624 million).
 //!
 //! The programs take turns on each instance, run by run (exactly, DLX1,
 //! SSXC1, exactly, DLX1, ...), `--runs` times each (3 by default). The table
@@ -35,7 +39,8 @@
 //! process, from `getrusage(RUSAGE_CHILDREN)` before and after it), which a
 //! loaded machine inflates far less than wall time. Every run's solution
 //! count is checked against the others' (Knuth's programs print it on stderr
-//! as `Altogether N solutions`). The CPU ratio is exactly's median CPU time
+//! as `Altogether N solutions`), and with costs the least cost (DLX5's `The
+//! optimum cost is $N`). The CPU ratio is exactly's median CPU time
 //! over that of the fastest Knuth program of the family (by median CPU
 //! time), the wall ratio the same with the best wall times: below 1, exactly
 //! is faster.
@@ -108,6 +113,47 @@ fn costed_queens(n: usize) -> String {
         }
     }
     s
+}
+
+/// The min-cost queens instances, board size and name: every size from
+/// the first where DLX5 takes half a second or more (16 queens: 0.1 s).
+const QUEENS_MIN_COST: [(usize, &str); 5] = [
+    (20, "queens-20-min-cost"),
+    (21, "queens-21-min-cost"),
+    (22, "queens-22-min-cost"),
+    (23, "queens-23-min-cost"),
+    (24, "queens-24-min-cost"),
+];
+
+/// A DLX file written by `exactly sudoku encode` with a cost on each
+/// option: placing `v` at row `r`, column `c` (options `rRcC rR=V ...`)
+/// costs (37r + 91c + 13rcv) mod 100.
+fn costed_sudoku(dlx: &str) -> String {
+    let mut out = String::with_capacity(dlx.len() + dlx.len() / 4);
+    let mut items_seen = false;
+    for line in dlx.lines() {
+        out.push_str(line);
+        if line.starts_with('|') || line.trim().is_empty() {
+        } else if !items_seen {
+            items_seen = true;
+        } else {
+            let mut tokens = line.split_whitespace();
+            let cell = tokens.next().and_then(|t| t.strip_prefix('r'));
+            let (r, c) = cell
+                .and_then(|t| t.split_once('c'))
+                .expect("an option starts with its cell, rRcC");
+            let v = tokens
+                .next()
+                .and_then(|t| t.split_once('='))
+                .map(|(_, v)| v)
+                .expect("an option's second item is rR=V");
+            let num = |t: &str| t.parse::<u64>().expect("a number");
+            let (r, c, v) = (num(r), num(c), num(v));
+            write!(out, " |{}", (37 * r + 91 * c + 13 * r * c * v) % 100).unwrap();
+        }
+        out.push('\n');
+    }
+    out
 }
 
 /// A sudoku of side `b`² with `open` of its cells empty, as rows of numbers
@@ -191,9 +237,8 @@ fn suite(testdata: &Path, scratch: &Path, exactly: &Path) -> Vec<Case> {
     }
     // Large: a 64x64 sudoku (16,384 items, over 4,096 options), past the
     // bitsets and the item masks, written by `exactly sudoku encode`.
-    {
-        let name = "sudoku-64-count";
-        let grid = scratch.join(format!("{name}.txt"));
+    let sudoku_64 = {
+        let grid = scratch.join("sudoku-64.txt");
         std::fs::write(&grid, open_sudoku(8, 0.34, 1)).expect("scratch file");
         let out = Command::new(exactly)
             .args(["sudoku", "encode"])
@@ -205,9 +250,12 @@ fn suite(testdata: &Path, scratch: &Path, exactly: &Path) -> Vec<Case> {
             "exactly sudoku encode failed: {}",
             String::from_utf8_lossy(&out.stderr)
         );
-        let file = scratch.join(format!("{name}.dlx"));
-        std::fs::write(&file, &out.stdout).expect("scratch file");
-        add(name, Family::Xc, file, count(), vec![]);
+        String::from_utf8(out.stdout).expect("a DLX file is text")
+    };
+    {
+        let file = scratch.join("sudoku-64-count.dlx");
+        std::fs::write(&file, &sudoku_64).expect("scratch file");
+        add("sudoku-64-count", Family::Xc, file, count(), vec![]);
     }
     add(
         "queens-dominate-8",
@@ -219,15 +267,23 @@ fn suite(testdata: &Path, scratch: &Path, exactly: &Path) -> Vec<Case> {
     if let Some(file) = generated("motley-5x26") {
         add("motley-5x26", Family::Mcc, file, count(), vec![]);
     }
-    for n in [16, 20] {
-        let file = scratch.join(format!("queens-{n}-costs.dlx"));
+    for (n, name) in QUEENS_MIN_COST {
+        let file = scratch.join(format!("{name}.dlx"));
         std::fs::write(&file, costed_queens(n)).expect("scratch file");
         add(
-            if n == 16 {
-                "queens-16-min-cost"
-            } else {
-                "queens-20-min-cost"
-            },
+            name,
+            Family::Costs,
+            file,
+            vec!["solve", "--min-cost"],
+            vec![],
+        );
+    }
+    // Large, with costs: the same 64x64 sudoku, each placement costed.
+    {
+        let file = scratch.join("sudoku-64-min-cost.dlx");
+        std::fs::write(&file, costed_sudoku(&sudoku_64)).expect("scratch file");
+        add(
+            "sudoku-64-min-cost",
             Family::Costs,
             file,
             vec!["solve", "--min-cost"],
@@ -356,6 +412,16 @@ fn knuth_count(stderr: &str) -> Option<u128> {
     stderr[at + 11..].split_whitespace().next()?.parse().ok()
 }
 
+/// `The optimum cost is $N` in DLX5's report.
+fn knuth_cost(stderr: &str) -> Option<u128> {
+    let at = stderr.find("The optimum cost is $")?;
+    let digits: String = stderr[at + 21..]
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    digits.parse().ok()
+}
+
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     let mut runs_wanted = 3;
@@ -420,20 +486,29 @@ fn main() {
                 let Some(r) = slot else { continue };
                 let (times, out, err) = run_once(command(at));
                 let name = programs[at].0;
+                // The number of solutions, or with costs the least cost.
                 let count = if at == 0 {
-                    if case.family == Family::Costs {
-                        None
+                    let count = if case.family == Family::Costs {
+                        out.lines()
+                            .rev()
+                            .find_map(|l| l.strip_prefix("| cost "))
+                            .and_then(|c| c.trim().parse().ok())
                     } else {
-                        let count = out.lines().next().and_then(|l| l.trim().parse().ok());
-                        if count.is_none() {
-                            eprintln!("knuth: exactly gave no count on {}: {err}", case.name);
-                            *slot = None;
-                            break;
-                        }
-                        count
+                        out.lines().next().and_then(|l| l.trim().parse().ok())
+                    };
+                    if count.is_none() {
+                        eprintln!("knuth: exactly gave no answer on {}: {err}", case.name);
+                        *slot = None;
+                        break;
                     }
+                    count
                 } else {
-                    let Some(theirs) = knuth_count(&err) else {
+                    let theirs = if case.family == Family::Costs {
+                        knuth_cost(&err)
+                    } else {
+                        knuth_count(&err)
+                    };
+                    let Some(theirs) = theirs else {
                         eprintln!("knuth: {name} failed on {}: {}", case.name, err.trim());
                         *slot = None;
                         continue;
@@ -443,7 +518,7 @@ fn main() {
                 if at == 0 {
                     our_count = count;
                 } else if let (Some(ours), Some(theirs)) = (our_count, count) {
-                    assert_eq!(ours, theirs, "{name} counts differently on {}", case.name);
+                    assert_eq!(ours, theirs, "{name} answers differently on {}", case.name);
                 }
                 r.times.push(times);
             }
