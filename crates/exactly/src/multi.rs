@@ -57,7 +57,8 @@
 //! - *Options*: after each class bound that does not cut, an option whose
 //!   cost less its items' taxes is at least `t` minus the cost so far minus
 //!   the bound is excluded below the node (any completion with it reaches
-//!   `t`), and the item to branch on is chosen again if any was.
+//!   `t`); the item to branch on is chosen after these exclusions, so a
+//!   node that the bounds cut chooses none.
 //! - *The rest of a level* is cut as soon as the cost so far plus the next
 //!   candidate's cost reaches the threshold: the later candidates cost no
 //!   less. A level whose last branch closes its item excludes the skipped
@@ -211,6 +212,8 @@ pub(crate) struct Search<'p, L> {
     /// Per item: its class for the cost bound (`NO_CLASS` when none): the
     /// items of a class share no option (see [`Search::new`]).
     class: Vec<u8>,
+    /// The number of classes some item is in (they are used in order).
+    classes_used: usize,
     /// Scratch for the bound: per item its tax (see
     /// [`Search::choose_item_below`]), and one more slot that stays 0; the
     /// items with a class and a deficit at the node.
@@ -219,7 +222,7 @@ pub(crate) struct Search<'p, L> {
     /// cost only): per list position, the option's other primary item, or
     /// the zero slot of `tax`; so an option's taxes are two reads.
     partner: Vec<u32>,
-    pending: Vec<u32>,
+    pending: [Vec<u32>; bound::CLASSES],
     available: Vec<bool>,
     /// Per primary item: its available options (zero for secondary items).
     available_count: Vec<u32>,
@@ -364,6 +367,12 @@ impl<'p, L> Search<'p, L> {
             live_at[i as usize] = at as u32;
         }
         let class = classes(problem, &primary);
+        let classes_used = class
+            .iter()
+            .filter(|&&c| c != NO_CLASS)
+            .map(|&c| usize::from(c) + 1)
+            .max()
+            .unwrap_or(0);
         let live = primary;
         let pairs = by_cost && option_start.windows(2).all(|w| w[1] - w[0] <= 2);
         let mut partner = Vec::new();
@@ -400,9 +409,10 @@ impl<'p, L> Search<'p, L> {
             live,
             live_at,
             class,
+            classes_used,
             tax: vec![0; n + 1],
             partner,
-            pending: Vec::new(),
+            pending: Default::default(),
             available: vec![true; problem.num_options()],
             available_count,
             covered: vec![0; n],
@@ -643,9 +653,23 @@ impl<'p, L> Search<'p, L> {
         };
         // A cost fits below `t` when it is at most `fits`.
         let fits = u64::try_from(room - 1).unwrap_or(u64::MAX);
-        let (best, sum, terms) = self.scan(fits, self.use_bound)?;
+        if !self.use_bound {
+            return Ok(self.scan::<true>(fits, false)?.0);
+        }
+        // With the class bound, the item is chosen once its exclusions are
+        // made (or not at all when it cuts): the first pass only bounds.
+        let bounds_first = self.costs_fit;
+        let (best, sum, terms) = if bounds_first {
+            self.scan::<false>(fits, true)?
+        } else {
+            self.scan::<true>(fits, true)?
+        };
         if terms == 0 {
-            return Ok(best);
+            return if bounds_first {
+                Ok(self.scan::<true>(fits, false)?.0)
+            } else {
+                Ok(best)
+            };
         }
         // Round up, after a margin for rounding errors that keeps it a
         // bound: each term carries at most four roundings (the cost's
@@ -662,7 +686,6 @@ impl<'p, L> Search<'p, L> {
             return Ok(best);
         }
         let pending = std::mem::take(&mut self.pending);
-        let before = self.trail.len();
         let mut cut = false;
         for reverse in [false, true] {
             let total = self.taxes(&pending, room, reverse);
@@ -676,27 +699,27 @@ impl<'p, L> Search<'p, L> {
         if cut {
             return Err(());
         }
-        if self.trail.len() == before {
-            Ok(best)
-        } else {
-            // Options left: choose again among what remains.
-            Ok(self.scan(fits, false)?.0)
-        }
+        Ok(self.scan::<true>(fits, false)?.0)
     }
 
     /// The pass of [`choose_item_below`](Self::choose_item_below) over the
-    /// live primary items, costs at most `fits`: the item to branch on, and
-    /// with `bound`, the sum of the deficits times the least shares and its
-    /// number of terms, the items with a class and a deficit put in
-    /// `pending`, and their taxes reset.
-    fn scan(&mut self, fits: u64, bound: bool) -> Result<Scan, ()> {
+    /// live primary items, costs at most `fits`: with `CHOOSE` the item to
+    /// branch on, and with `bound`, the sum of the deficits times the least
+    /// shares and its number of terms, the items with a class and a deficit
+    /// put in `pending` by class, and their taxes reset. `Err(())` at a dead
+    /// end; without `CHOOSE`, an item with fewer fitting options than its
+    /// deficit may pass unseen (the pass that chooses, which follows unless
+    /// the bound cuts, finds it: exclusions only take options away).
+    fn scan<const CHOOSE: bool>(&mut self, fits: u64, bound: bool) -> Result<Scan, ()> {
         let heads = self.list.len();
         let mut best: Option<(u32, u32, bool)> = None;
         let mut best_theta = u32::MAX;
         let mut best_cheapest = 0u64;
         let mut sum = 0.0f64;
         let mut terms = 0u32;
-        self.pending.clear();
+        for items in &mut self.pending {
+            items.clear();
+        }
         for at_live in 0..self.live_len {
             let i = self.live.at(at_live as u32);
             let iu = i as usize;
@@ -720,6 +743,12 @@ impl<'p, L> Search<'p, L> {
                 // Nothing more can join the item below `t`: leave it be.
                 continue;
             }
+            if !CHOOSE {
+                if d > 0 && bound {
+                    self.bound_term(i, first, d, &mut sum, &mut terms);
+                }
+                continue;
+            }
             // Count the options below `t`, as far as the item can still win
             // (θ = s − d + 1, or s + 1 without a deficit, at most the best).
             let most_s = if d > 0 {
@@ -737,22 +766,7 @@ impl<'p, L> Search<'p, L> {
                 return Err(());
             }
             if d > 0 && bound {
-                // The item's list is by share already when `shares` is empty.
-                let shares = &self.by_share[self.share_start[iu]..self.share_start[iu + 1]];
-                let o = if shares.is_empty() {
-                    self.list[first].0
-                } else {
-                    shares
-                        .iter()
-                        .copied()
-                        .find(|&o| self.available.at(o))
-                        .unwrap_or(self.list[first].0)
-                };
-                sum += f64::from(d) * self.share.at(o);
-                terms += 1;
-                if self.class.at(i) != NO_CLASS {
-                    self.pending.push(i);
-                }
+                self.bound_term(i, first, d, &mut sum, &mut terms);
             }
             if s <= most_s {
                 let theta = if d > 0 { s - d + 1 } else { s + 1 };
@@ -768,6 +782,31 @@ impl<'p, L> Search<'p, L> {
             }
         }
         Ok((best, sum, terms))
+    }
+
+    /// The share bound's term for live item `i` with deficit `d` whose
+    /// cheapest available option is at `first` in its list, added to `sum`
+    /// and counted in `terms`; the item joins `pending` if it has a class.
+    #[inline(always)]
+    fn bound_term(&mut self, i: u32, first: usize, d: u32, sum: &mut f64, terms: &mut u32) {
+        let iu = i as usize;
+        // The item's list is by share already when `shares` is empty.
+        let shares = &self.by_share[self.share_start[iu]..self.share_start[iu + 1]];
+        let o = if shares.is_empty() {
+            self.list[first].0
+        } else {
+            shares
+                .iter()
+                .copied()
+                .find(|&o| self.available.at(o))
+                .unwrap_or(self.list[first].0)
+        };
+        *sum += f64::from(d) * self.share.at(o);
+        *terms += 1;
+        let class = self.class.at(i);
+        if class != NO_CLASS {
+            self.pending[usize::from(class)].push(i);
+        }
     }
 
     /// The item to branch on, `Ok(None)` at a solution, `Err(())` at a dead end.

@@ -43,7 +43,7 @@ pub(super) fn classes<L>(problem: &Problem<L>, primary: &[u32]) -> Vec<u8> {
 
 impl<L> Search<'_, L> {
     /// The taxes bound: class by class, each item of `items` (the live
-    /// items with a class and a deficit) is taxed the least *residual cost*
+    /// items with a class and a deficit, by class) is taxed the least *residual cost*
     /// of its available options that cost less than `room`, an option's
     /// residual cost being its cost less the taxes of its items in earlier
     /// classes; returns the sum of each item's deficit times its tax.
@@ -51,7 +51,7 @@ impl<L> Search<'_, L> {
     /// class share no option), so they are a feasible solution of the dual
     /// of the covering problem's linear relaxation, and the sum bounds the
     /// cost of any completion that uses options cheaper than `room`.
-    pub(super) fn taxes(&mut self, items: &[u32], room: u128, reverse: bool) -> u128 {
+    pub(super) fn taxes(&mut self, items: &[Vec<u32>; CLASSES], room: u128, reverse: bool) -> u128 {
         let heads = self.list.len();
         // A cost fits below `room` when it is at most `fits` (`room > 0`).
         let fits = u64::try_from(room.saturating_sub(1)).unwrap_or(u64::MAX);
@@ -60,16 +60,14 @@ impl<L> Search<'_, L> {
         // an option's items add up to.
         let mut class_most = [0u64; CLASSES];
         let mut taxed_most = 0u64;
-        for &i in items {
-            self.tax[i as usize] = 0;
+        for &i in items.iter().flatten() {
+            *self.tax.at_mut(i) = 0;
         }
-        for step in 0..CLASSES {
-            let class = if reverse { CLASSES - 1 - step } else { step } as u8;
-            for &i in items {
+        let used = self.classes_used;
+        for step in 0..used {
+            let c = if reverse { used - 1 - step } else { step };
+            for &i in &items[c] {
                 let iu = i as usize;
-                if self.class[iu] != class {
-                    continue;
-                }
                 let head = heads + iu;
                 let mut at = self.link_next.at(head as u32);
                 let mut least = u64::MAX;
@@ -93,13 +91,12 @@ impl<L> Search<'_, L> {
                 if least == 0 {
                     continue;
                 }
-                self.tax[iu] = least;
-                let c = class as usize;
+                *self.tax.at_mut(i) = least;
                 if least > class_most[c] {
                     taxed_most = taxed_most.saturating_add(least - class_most[c]);
                     class_most[c] = least;
                 }
-                let d = self.need[iu].saturating_sub(self.covered[iu]);
+                let d = self.need.at(i).saturating_sub(self.covered.at(i));
                 total += u128::from(d) * u128::from(least);
                 if total >= room {
                     // The bound cuts already.
@@ -138,10 +135,10 @@ impl<L> Search<'_, L> {
     /// [`taxes`](Self::taxes) left them) is at least `slack`, `room` less
     /// that call's sum: a completion that chooses such an option costs at
     /// least the sum plus its reduced cost, so reaches `room`.
-    pub(super) fn fix(&mut self, items: &[u32], room: u128, slack: u128) {
+    pub(super) fn fix(&mut self, items: &[Vec<u32>; CLASSES], room: u128, slack: u128) {
         let heads = self.list.len();
         let fits = u64::try_from(room.saturating_sub(1)).unwrap_or(u64::MAX);
-        for &i in items {
+        for &i in items.iter().flatten() {
             // From the dearest option down (each list is by cost), to the
             // first that costs less than `slack`: a reduced cost is at
             // most the cost, so none before it is excluded. An excluded
