@@ -87,7 +87,7 @@ fn min_cost_and_best() {
     assert_eq!(code, Some(0));
     assert_eq!(
         out,
-        "| cost 5\na c |4\na |1\n\n| cost 6\na b |3\nc |2\na |1\n\n| cost 7\na b |3\na c |4\n"
+        "| cost 5\na |1\na c |4\n\n| cost 6\na b |3\nc |2\na |1\n\n| cost 7\na b |3\na c |4\n"
     );
     let (code, out, _) = run(
         &[
