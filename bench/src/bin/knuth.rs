@@ -22,7 +22,9 @@
 //! - `macmahon-hexagon.dlx`: `macmahon-triangles-dlx` (the hexagon board);
 //! - `motley-5x26.dlx`: `motley-dlx 5 26` (MCC, large: 4,731 options; no
 //!   motley dissection of a 5x26 rectangle exists, which takes the search
-//!   143,253 nodes to show).
+//!   143,253 nodes to show);
+//! - `motley-7.dlx`: `motley-dlx 7 7` (MCC: 352,546 motley dissections of
+//!   a 7x7 square).
 //!
 //! The large instance, `sudoku-64-count` (a 64x64 sudoku with a third of its
 //! cells open: 16,384 items, 8,998 options, 2,211,840 solutions), goes
@@ -264,8 +266,10 @@ fn suite(testdata: &Path, scratch: &Path, exactly: &Path) -> Vec<Case> {
         count(),
         vec![],
     );
-    if let Some(file) = generated("motley-5x26") {
-        add("motley-5x26", Family::Mcc, file, count(), vec![]);
+    for name in ["motley-5x26", "motley-7"] {
+        if let Some(file) = generated(name) {
+            add(name, Family::Mcc, file, count(), vec![]);
+        }
     }
     for (n, name) in QUEENS_MIN_COST {
         let file = scratch.join(format!("{name}.dlx"));
