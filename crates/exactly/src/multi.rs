@@ -547,6 +547,11 @@ impl<'p, L> Search<'p, L> {
                             self.exclude_in::<true>(self.list[k].0);
                             k = self.link_next[k];
                         }
+                    } else if room == u128::MAX {
+                        // Nothing to cut at: every option goes, unread costs.
+                        for k in self.options_of(e.item.0) {
+                            self.exclude_in::<false>(self.list.at(k as u32).0);
+                        }
                     } else {
                         for k in self.options_of(e.item.0) {
                             if u128::from(self.list_cost.at(k as u32)) >= room {
@@ -566,7 +571,9 @@ impl<'p, L> Search<'p, L> {
                 }
             } else {
                 for k in self.options_of(e.item.0) {
-                    if u128::from(self.list_cost[k]) >= room {
+                    // Lists are by cost only in a search by cost: without
+                    // a threshold no cost is read.
+                    if room != u128::MAX && u128::from(self.list_cost[k]) >= room {
                         break;
                     }
                     let (other, color) = self.list[k];
