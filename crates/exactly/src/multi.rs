@@ -548,7 +548,8 @@ impl<'p, L> Search<'p, L> {
                             k = self.link_next[k];
                         }
                     } else if room == u128::MAX {
-                        // Nothing to cut at: every option goes, unread costs.
+                        // No threshold: no cost reaches `room`, so every
+                        // option goes and no cost is read.
                         for k in self.options_of(e.item.0) {
                             self.exclude_in::<false>(self.list.at(k as u32).0);
                         }
@@ -571,8 +572,8 @@ impl<'p, L> Search<'p, L> {
                 }
             } else {
                 for k in self.options_of(e.item.0) {
-                    // Lists are by cost only in a search by cost: without
-                    // a threshold no cost is read.
+                    // No threshold (`room` is `u128::MAX`): no cost
+                    // reaches it, so none is read.
                     if room != u128::MAX && u128::from(self.list_cost[k]) >= room {
                         break;
                     }
