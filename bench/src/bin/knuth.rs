@@ -135,10 +135,9 @@ fn costed_sudoku(dlx: &str) -> String {
     let mut items_seen = false;
     for line in dlx.lines() {
         out.push_str(line);
-        if line.starts_with('|') || line.trim().is_empty() {
-        } else if !items_seen {
-            items_seen = true;
-        } else {
+        let blank_or_comment = line.starts_with('|') || line.trim().is_empty();
+        // The first other line names the items; each after it is an option.
+        if !blank_or_comment && std::mem::replace(&mut items_seen, true) {
             let mut tokens = line.split_whitespace();
             let cell = tokens.next().and_then(|t| t.strip_prefix('r'));
             let (r, c) = cell
