@@ -117,15 +117,9 @@ fn costed_queens(n: usize) -> String {
     s
 }
 
-/// The min-cost queens instances, board size and name: every size from
-/// the first where DLX5 takes half a second or more (16 queens: 0.1 s).
-const QUEENS_MIN_COST: [(usize, &str); 5] = [
-    (20, "queens-20-min-cost"),
-    (21, "queens-21-min-cost"),
-    (22, "queens-22-min-cost"),
-    (23, "queens-23-min-cost"),
-    (24, "queens-24-min-cost"),
-];
+/// The board sizes of the min-cost queens instances: every size from the
+/// first where DLX5 takes half a second or more (16 queens: 0.1 s).
+const QUEENS_MIN_COST: std::ops::RangeInclusive<usize> = 20..=24;
 
 /// A DLX file written by `exactly sudoku encode` with a cost on each
 /// option: placing `v` at row `r`, column `c` (options `rRcC rR=V ...`)
@@ -270,11 +264,12 @@ fn suite(testdata: &Path, scratch: &Path, exactly: &Path) -> Vec<Case> {
             add(name, Family::Mcc, file, count(), vec![]);
         }
     }
-    for (n, name) in QUEENS_MIN_COST {
+    for n in QUEENS_MIN_COST {
+        let name = format!("queens-{n}-min-cost");
         let file = scratch.join(format!("{name}.dlx"));
         std::fs::write(&file, costed_queens(n)).expect("scratch file");
         add(
-            name,
+            &name,
             Family::Costs,
             file,
             vec!["solve", "--min-cost"],
