@@ -169,7 +169,7 @@ impl Cells {
     #[inline(always)]
     fn save(&mut self, k: u32) {
         let stamp = self.stamp;
-        let it = &mut self.items.at(k);
+        let it = self.items.at_mut(k);
         if it.stamp != stamp {
             it.stamp = stamp;
             self.trail.push((k, it.size));
