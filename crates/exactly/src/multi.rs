@@ -230,6 +230,7 @@ pub(crate) struct Search<'p, L> {
     available: Vec<bool>,
     /// Per primary item: its available options (zero for secondary items).
     available_count: Vec<u32>,
+    /// Per item: the chosen options that hold it.
     covered: Vec<u32>,
     trail: Vec<u32>,
     chosen: Vec<OptionId>,
@@ -571,17 +572,41 @@ impl<'p, L> Search<'p, L> {
                     self.live_len = last;
                 }
             } else {
-                for k in self.options_of(e.item.0) {
-                    // No threshold (`room` is `u128::MAX`): no cost
-                    // reaches it, so none is read.
-                    if room != u128::MAX && u128::from(self.list_cost[k]) >= room {
-                        break;
-                    }
-                    let (other, color) = self.list[k];
-                    if e.color.is_none() || color != e.color {
-                        self.exclude(other);
-                    }
+                // A secondary item already in a chosen option: the options
+                // that clash with it (another color, or any when it has
+                // none) went then, all of them below a threshold at least
+                // as high as this one (`room` only falls down the tree).
+                self.covered[i] += 1;
+                if self.covered[i] > 1 {
+                    continue;
                 }
+                if self.lists {
+                    self.exclude_clashing::<true>(e.item.0, e.color, room);
+                } else {
+                    self.exclude_clashing::<false>(e.item.0, e.color, room);
+                }
+            }
+        }
+    }
+
+    /// Excludes the options of secondary item `item` that clash with
+    /// `color` (all of them when it is [`ColorId::NONE`]) and cost less
+    /// than `room` ([`exclude_in`](Self::exclude_in) for `LISTS`).
+    #[inline(always)]
+    fn exclude_clashing<const LISTS: bool>(&mut self, item: u32, color: ColorId, room: u128) {
+        for k in self.options_of(item) {
+            let k = k as u32;
+            // No threshold (`room` is `u128::MAX`): no cost reaches it, so
+            // none is read.
+            if room != u128::MAX && u128::from(self.list_cost.at(k)) >= room {
+                break;
+            }
+            let (other, c) = self.list.at(k);
+            // PERF: one branch for the three tests, not taken for most
+            // options (gone already, or of this color). Alone, the test of
+            // availability goes either way at random.
+            if (color.is_none() | (c != color)) & self.available.at(other) {
+                self.exclude_in::<LISTS>(other);
             }
         }
     }
@@ -594,12 +619,10 @@ impl<'p, L> Search<'p, L> {
         // of their leaving: each then sits where it left.
         for e in problem.option(OptionId(o)).iter().rev() {
             let i = e.item.index();
-            if problem.item_kind(e.item) == ItemKind::Primary {
-                if self.covered[i] >= self.most[i] {
-                    self.live_len += 1;
-                }
-                self.covered[i] -= 1;
+            if problem.item_kind(e.item) == ItemKind::Primary && self.covered[i] >= self.most[i] {
+                self.live_len += 1;
             }
+            self.covered[i] -= 1;
         }
     }
 
@@ -621,9 +644,7 @@ impl<'p, L> Search<'p, L> {
         }
         for &o in &self.chosen {
             for e in problem.option(o) {
-                if problem.item_kind(e.item) == ItemKind::Primary {
-                    covered[e.item.index()] += 1;
-                }
+                covered[e.item.index()] += 1;
             }
         }
         assert_eq!(count, self.available_count);
