@@ -24,7 +24,14 @@
 //!   motley dissection of a 5x26 rectangle exists, which takes the search
 //!   143,253 nodes to show);
 //! - `motley-7.dlx`: `motley-dlx 7 7` (MCC: 352,546 motley dissections of
-//!   a 7x7 square).
+//!   a 7x7 square);
+//! - `word-rect-5x5.dlx`: `word-rect-dlx words5-from-sgb:1000
+//!   words5-from-sgb:1000` (XCC, large: 10,000 options; the 5x5 arrays
+//!   whose rows and columns are all among the 1,000 commonest five-letter
+//!   words of the Stanford GraphBase, `words5-from-sgb` in Knuth's
+//!   `words.tgz`: 191 of them). The bench also solves it at least cost
+//!   ([`costed_words`]: each word costs its rank in the list), a large
+//!   instance for DLX5.
 //!
 //! The large instance, `sudoku-64-count` (a 64x64 sudoku with a third of its
 //! cells open: 16,384 items, 8,998 options, 2,211,840 solutions), goes
@@ -151,6 +158,47 @@ fn costed_sudoku(dlx: &str) -> String {
     out
 }
 
+/// A file written by Knuth's `word-rect-dlx` with a cost on each option:
+/// the rank of its word in the word list (0 for the commonest), so that the
+/// cheapest solution is the array of the commonest words. Column options
+/// (`Cj ...`) come first, a line per column for each word in turn, then row
+/// options (`Ri ...`) likewise.
+fn costed_words(dlx: &str) -> String {
+    let mut out = String::with_capacity(dlx.len() + dlx.len() / 4);
+    // Lines per word of each kind (the rows R0.. for a row word, the
+    // columns C0.. for a column word), from the line of item names.
+    let mut per_word = None;
+    let (mut row_options, mut column_options) = (0, 0);
+    for line in dlx.lines() {
+        out.push_str(line);
+        let blank_or_comment = line.starts_with('|') || line.trim().is_empty();
+        match per_word {
+            _ if blank_or_comment => {}
+            Some((rows, columns)) => {
+                let (seen, per_word) = if line.starts_with('C') {
+                    (&mut column_options, columns)
+                } else {
+                    (&mut row_options, rows)
+                };
+                write!(out, " |{}", *seen / per_word).unwrap();
+                *seen += 1;
+            }
+            None => {
+                let primary = line.split('|').next().unwrap_or_default();
+                let count = |c| {
+                    primary
+                        .split_whitespace()
+                        .filter(|t| t.starts_with(c))
+                        .count()
+                };
+                per_word = Some((count('R'), count('C')));
+            }
+        }
+        out.push('\n');
+    }
+    out
+}
+
 /// A sudoku of side `b`² with `open` of its cells empty, as rows of numbers
 /// (0 for an empty cell): the pattern grid (b·(r mod b) + ⌊r/b⌋ + c) mod
 /// b², with its symbols, bands, stacks, and the rows and columns within
@@ -225,7 +273,12 @@ fn suite(testdata: &Path, scratch: &Path, exactly: &Path) -> Vec<Case> {
         let dir = std::env::var_os("KNUTH_INSTANCES")?;
         Some(Path::new(&dir).join(format!("{name}.dlx"))).filter(|f| f.exists())
     };
-    for name in ["de-bruijn-2-4-6", "de-bruijn-3-4-7", "macmahon-hexagon"] {
+    for name in [
+        "de-bruijn-2-4-6",
+        "de-bruijn-3-4-7",
+        "macmahon-hexagon",
+        "word-rect-5x5",
+    ] {
         if let Some(file) = generated(name) {
             add(name, Family::Xcc, file, count(), vec![]);
         }
@@ -282,6 +335,19 @@ fn suite(testdata: &Path, scratch: &Path, exactly: &Path) -> Vec<Case> {
         std::fs::write(&file, costed_sudoku(&sudoku_64)).expect("scratch file");
         add(
             "sudoku-64-min-cost",
+            Family::Costs,
+            file,
+            vec!["solve", "--min-cost"],
+            vec![],
+        );
+    }
+    // Large, with costs and colors: the word rectangles, each word costed.
+    if let Some(words) = generated("word-rect-5x5") {
+        let text = std::fs::read_to_string(words).expect("instance file");
+        let file = scratch.join("word-rect-5x5-min-cost.dlx");
+        std::fs::write(&file, costed_words(&text)).expect("scratch file");
+        add(
+            "word-rect-5x5-min-cost",
             Family::Costs,
             file,
             vec!["solve", "--min-cost"],
