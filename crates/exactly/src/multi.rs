@@ -550,9 +550,20 @@ impl<'p, L> Search<'p, L> {
                         }
                     } else if room == u128::MAX {
                         // No threshold: no cost reaches `room`, so every
-                        // option goes and no cost is read.
-                        for k in self.options_of(e.item.0) {
-                            self.exclude_in::<false>(self.list.at(k as u32).0);
+                        // option goes and no cost is read. The walk ends
+                        // with the item's last available option: most of a
+                        // long list is gone by then.
+                        let i = i as u32;
+                        if self.available_count.at(i) > 0 {
+                            for k in self.options_of(e.item.0) {
+                                let other = self.list.at(k as u32).0;
+                                if self.available.at(other) {
+                                    self.exclude_in::<false>(other);
+                                    if self.available_count.at(i) == 0 {
+                                        break;
+                                    }
+                                }
+                            }
                         }
                     } else {
                         for k in self.options_of(e.item.0) {
