@@ -605,18 +605,23 @@ impl<'p, L> Search<'p, L> {
     /// than `room` ([`exclude_in`](Self::exclude_in) for `LISTS`).
     #[inline(always)]
     fn exclude_clashing<const LISTS: bool>(&mut self, item: u32, color: ColorId, room: u128) {
-        for k in self.options_of(item) {
-            let k = k as u32;
-            // No threshold (`room` is `u128::MAX`): no cost reaches it, so
-            // none is read.
-            if room != u128::MAX && u128::from(self.list_cost.at(k)) >= room {
-                break;
-            }
-            let (other, c) = self.list.at(k);
+        let options = self.options_of(item);
+        // No threshold (`room` is `u128::MAX`): no cost reaches it, so none
+        // is read. Else the list is by cost: the walk ends at the first
+        // option that costs `room` or more.
+        let end = if room == u128::MAX {
+            options.end
+        } else {
+            options.start
+                + self.list_cost[options.clone()].partition_point(|&c| u128::from(c) < room)
+        };
+        let any = color.is_none();
+        for k in options.start..end {
+            let (other, c) = self.list.at(k as u32);
             // PERF: one branch for the three tests, not taken for most
             // options (gone already, or of this color). Alone, the test of
             // availability goes either way at random.
-            if (color.is_none() | (c != color)) & self.available.at(other) {
+            if (any | (c != color)) & self.available.at(other) {
                 self.exclude_in::<LISTS>(other);
             }
         }
