@@ -172,26 +172,32 @@ fn costed_words(dlx: &str) -> String {
     for line in dlx.lines() {
         out.push_str(line);
         let blank_or_comment = line.starts_with('|') || line.trim().is_empty();
-        match per_word {
-            _ if blank_or_comment => {}
-            Some((rows, columns)) => {
-                let (seen, per_word) = if line.starts_with('C') {
-                    (&mut column_options, columns)
-                } else {
-                    (&mut row_options, rows)
-                };
-                write!(out, " |{}", *seen / per_word).unwrap();
-                *seen += 1;
-            }
-            None => {
-                let primary = line.split('|').next().unwrap_or_default();
-                let count = |c| {
-                    primary
-                        .split_whitespace()
-                        .filter(|t| t.starts_with(c))
-                        .count()
-                };
-                per_word = Some((count('R'), count('C')));
+        if !blank_or_comment {
+            match per_word {
+                Some((rows, columns)) => {
+                    let (seen, per_word) = if line.starts_with('C') {
+                        (&mut column_options, columns)
+                    } else {
+                        (&mut row_options, rows)
+                    };
+                    write!(out, " |{}", *seen / per_word).unwrap();
+                    *seen += 1;
+                }
+                None => {
+                    let primary = line.split('|').next().unwrap_or_default();
+                    let count = |c| {
+                        primary
+                            .split_whitespace()
+                            .filter(|t| t.starts_with(c))
+                            .count()
+                    };
+                    let (rows, columns) = (count('R'), count('C'));
+                    assert!(
+                        rows > 0 && columns > 0,
+                        "word-rect-dlx names its rows R0.. and its columns C0.."
+                    );
+                    per_word = Some((rows, columns));
+                }
             }
         }
         out.push('\n');
