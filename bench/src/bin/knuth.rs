@@ -128,34 +128,47 @@ fn costed_queens(n: usize) -> String {
 /// first where DLX5 takes half a second or more (16 queens: 0.1 s).
 const QUEENS_MIN_COST: std::ops::RangeInclusive<usize> = 20..=24;
 
-/// A DLX file written by `exactly sudoku encode` with a cost on each
-/// option: placing `v` at row `r`, column `c` (options `rRcC rR=V ...`)
-/// costs (37r + 91c + 13rcv) mod 100.
-fn costed_sudoku(dlx: &str) -> String {
+/// Whether a line of a DLX file is blank or a comment.
+fn blank_or_comment(line: &str) -> bool {
+    let first = line.trim_start();
+    first.is_empty() || first.starts_with('|')
+}
+
+/// `dlx` with ` |cost` after each option line, the cost given by `cost`
+/// (called on the option lines in order); comments, blank lines and the
+/// line of item names (the first other line) are copied as they are.
+fn with_costs(dlx: &str, mut cost: impl FnMut(&str) -> u64) -> String {
     let mut out = String::with_capacity(dlx.len() + dlx.len() / 4);
     let mut items_seen = false;
     for line in dlx.lines() {
         out.push_str(line);
-        let blank_or_comment = line.starts_with('|') || line.trim().is_empty();
-        // The first other line names the items; each after it is an option.
-        if !blank_or_comment && std::mem::replace(&mut items_seen, true) {
-            let mut tokens = line.split_whitespace();
-            let cell = tokens.next().and_then(|t| t.strip_prefix('r'));
-            let (r, c) = cell
-                .and_then(|t| t.split_once('c'))
-                .expect("an option starts with its cell, rRcC");
-            let v = tokens
-                .next()
-                .and_then(|t| t.split_once('='))
-                .map(|(_, v)| v)
-                .expect("an option's second item is rR=V");
-            let num = |t: &str| t.parse::<u64>().expect("a number");
-            let (r, c, v) = (num(r), num(c), num(v));
-            write!(out, " |{}", (37 * r + 91 * c + 13 * r * c * v) % 100).unwrap();
+        if !blank_or_comment(line) && std::mem::replace(&mut items_seen, true) {
+            write!(out, " |{}", cost(line)).unwrap();
         }
         out.push('\n');
     }
     out
+}
+
+/// A DLX file written by `exactly sudoku encode` with a cost on each
+/// option: placing `v` at row `r`, column `c` (options `rRcC rR=V ...`)
+/// costs (37r + 91c + 13rcv) mod 100.
+fn costed_sudoku(dlx: &str) -> String {
+    with_costs(dlx, |line| {
+        let mut tokens = line.split_whitespace();
+        let cell = tokens.next().and_then(|t| t.strip_prefix('r'));
+        let (r, c) = cell
+            .and_then(|t| t.split_once('c'))
+            .expect("an option starts with its cell, rRcC");
+        let v = tokens
+            .next()
+            .and_then(|t| t.split_once('='))
+            .map(|(_, v)| v)
+            .expect("an option's second item is rR=V");
+        let num = |t: &str| t.parse::<u64>().expect("a number");
+        let (r, c, v) = (num(r), num(c), num(v));
+        (37 * r + 91 * c + 13 * r * c * v) % 100
+    })
 }
 
 /// A file written by Knuth's `word-rect-dlx` with a cost on each option:
@@ -164,45 +177,34 @@ fn costed_sudoku(dlx: &str) -> String {
 /// (`Cj ...`) come first, a line per column for each word in turn, then row
 /// options (`Ri ...`) likewise.
 fn costed_words(dlx: &str) -> String {
-    let mut out = String::with_capacity(dlx.len() + dlx.len() / 4);
     // Lines per word of each kind (the rows R0.. for a row word, the
     // columns C0.. for a column word), from the line of item names.
-    let mut per_word = None;
+    let items = dlx
+        .lines()
+        .find(|l| !blank_or_comment(l))
+        .unwrap_or_default();
+    let primary = items.split('|').next().unwrap_or_default();
+    let count = |c| {
+        primary
+            .split_whitespace()
+            .filter(|t| t.starts_with(c))
+            .count() as u64
+    };
+    let (rows, columns) = (count('R'), count('C'));
+    assert!(
+        rows > 0 && columns > 0,
+        "word-rect-dlx names its rows R0.. and its columns C0.."
+    );
     let (mut row_options, mut column_options) = (0, 0);
-    for line in dlx.lines() {
-        out.push_str(line);
-        let blank_or_comment = line.starts_with('|') || line.trim().is_empty();
-        if !blank_or_comment {
-            match per_word {
-                Some((rows, columns)) => {
-                    let (seen, per_word) = if line.starts_with('C') {
-                        (&mut column_options, columns)
-                    } else {
-                        (&mut row_options, rows)
-                    };
-                    write!(out, " |{}", *seen / per_word).unwrap();
-                    *seen += 1;
-                }
-                None => {
-                    let primary = line.split('|').next().unwrap_or_default();
-                    let count = |c| {
-                        primary
-                            .split_whitespace()
-                            .filter(|t| t.starts_with(c))
-                            .count()
-                    };
-                    let (rows, columns) = (count('R'), count('C'));
-                    assert!(
-                        rows > 0 && columns > 0,
-                        "word-rect-dlx names its rows R0.. and its columns C0.."
-                    );
-                    per_word = Some((rows, columns));
-                }
-            }
-        }
-        out.push('\n');
-    }
-    out
+    with_costs(dlx, |line| {
+        let (seen, per_word) = if line.starts_with('C') {
+            (&mut column_options, columns)
+        } else {
+            (&mut row_options, rows)
+        };
+        *seen += 1;
+        (*seen - 1) / per_word
+    })
 }
 
 /// A sudoku of side `b`² with `open` of its cells empty, as rows of numbers
@@ -373,11 +375,10 @@ fn knuth_file(file: &Path, scratch: &Path) -> PathBuf {
     let mut out = String::with_capacity(text.len());
     let mut items_seen = false;
     for line in text.lines() {
-        let first = line.trim_start();
-        let blank_or_comment = first.is_empty() || first.starts_with('|');
-        let is_item_line = !items_seen && !blank_or_comment;
+        let is_comment = blank_or_comment(line);
+        let is_item_line = !items_seen && !is_comment;
         items_seen |= is_item_line;
-        if is_item_line || blank_or_comment || !line.contains(':') {
+        if is_item_line || is_comment || !line.contains(':') {
             out.push_str(line);
         } else {
             let tokens: Vec<String> = line
