@@ -325,42 +325,27 @@ fn suite(testdata: &Path, scratch: &Path, exactly: &Path) -> Vec<Case> {
             add(name, Family::Mcc, file, count(), vec![]);
         }
     }
-    for n in QUEENS_MIN_COST {
-        let name = format!("queens-{n}-min-cost");
+    // Each costs row is a file this program writes, solved at least cost.
+    let mut min_cost = |name: &str, text: String| {
         let file = scratch.join(format!("{name}.dlx"));
-        std::fs::write(&file, costed_queens(n)).expect("scratch file");
+        std::fs::write(&file, text).expect("scratch file");
         add(
-            &name,
+            name,
             Family::Costs,
             file,
             vec!["solve", "--min-cost"],
             vec![],
         );
+    };
+    for n in QUEENS_MIN_COST {
+        min_cost(&format!("queens-{n}-min-cost"), costed_queens(n));
     }
     // Large, with costs: the same 64x64 sudoku, each placement costed.
-    {
-        let file = scratch.join("sudoku-64-min-cost.dlx");
-        std::fs::write(&file, costed_sudoku(&sudoku_64)).expect("scratch file");
-        add(
-            "sudoku-64-min-cost",
-            Family::Costs,
-            file,
-            vec!["solve", "--min-cost"],
-            vec![],
-        );
-    }
+    min_cost("sudoku-64-min-cost", costed_sudoku(&sudoku_64));
     // Large, with costs and colors: the word rectangles, each word costed.
     if let Some(words) = generated("word-rect-5x5") {
         let text = std::fs::read_to_string(words).expect("instance file");
-        let file = scratch.join("word-rect-5x5-min-cost.dlx");
-        std::fs::write(&file, costed_words(&text)).expect("scratch file");
-        add(
-            "word-rect-5x5-min-cost",
-            Family::Costs,
-            file,
-            vec!["solve", "--min-cost"],
-            vec![],
-        );
+        min_cost("word-rect-5x5-min-cost", costed_words(&text));
     }
     cases
 }
