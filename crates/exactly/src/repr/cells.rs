@@ -193,43 +193,51 @@ impl Cells {
         }
     }
 
-    /// Removes the option containing node `x` from the sets of all active
-    /// items (those of `x` itself included, if active).
+    /// Removes the option containing node `x` from the sets of the other
+    /// active items (`x`'s own item is inactive).
     #[inline(always)]
     fn hide_option(&mut self, x: u32) {
         let nodes = &mut self.nodes[..];
         let items = &mut self.items[..];
         let set = &mut self.set[..];
+        let trail = &mut self.trail;
         let stamp = self.stamp;
         let mut updates = 0;
-        let mut q = x;
+        let mut hide = |nodes: &mut [Node], q: u32, node: Node| {
+            let k = node.item;
+            let it = items.at_mut(k);
+            if it.size & INACTIVE == 0 {
+                if it.stamp != stamp {
+                    it.stamp = stamp;
+                    trail.push((k, it.size));
+                }
+                it.size -= 1;
+                let last = it.start + it.size;
+                let y = set.at(last);
+                let p = node.loc;
+                *set.at_mut(last) = q;
+                *set.at_mut(p) = y;
+                nodes.at_mut(q).loc = last;
+                nodes.at_mut(y).loc = p;
+                updates += 1;
+            }
+        };
+        // The nodes after `x` up to the spacer, then from the option's
+        // first node up to `x`: each loop has one test to end it.
+        let mut q = x + 1;
         loop {
             let node = nodes.at(q);
             if node.item >= SPACER {
                 q = node.loc;
-            } else {
-                let k = node.item;
-                let it = items.at_mut(k);
-                if it.size & INACTIVE == 0 {
-                    if it.stamp != stamp {
-                        it.stamp = stamp;
-                        self.trail.push((k, it.size));
-                    }
-                    it.size -= 1;
-                    let last = it.start + it.size;
-                    let y = set.at(last);
-                    let p = node.loc;
-                    *set.at_mut(last) = q;
-                    *set.at_mut(p) = y;
-                    nodes.at_mut(q).loc = last;
-                    nodes.at_mut(y).loc = p;
-                    updates += 1;
-                }
-                q += 1;
-            }
-            if q == x {
                 break;
             }
+            hide(nodes, q, node);
+            q += 1;
+        }
+        while q != x {
+            let node = nodes.at(q);
+            hide(nodes, q, node);
+            q += 1;
         }
         self.updates += updates;
     }
