@@ -11,6 +11,12 @@
 //! the trail reactivates them. Active primary items also sit in a sparse set
 //! (`active[..act]`) that the branching rule scans.
 //!
+//! A search's commit stops once an item of the option leaves some other
+//! active primary item with no options (checked after each item, so that
+//! where it stops does not depend on the order of the sets): that item is
+//! then the branching item, and its node fails at once. Dancing links
+//! commit every item, so the updates counted here can be fewer.
+//!
 //! Nodes of an option are consecutive and followed by a spacer whose `loc`
 //! points back at the option's first node and whose `item` encodes the
 //! option's index above [`SPACER`].
@@ -23,6 +29,8 @@ use crate::unchecked::At;
 const INACTIVE: u32 = 1 << 31;
 /// Spacer nodes have `item >= SPACER`; the option index is `item - SPACER`.
 const SPACER: u32 = 1 << 31;
+/// No item ran out.
+const NONE: u32 = u32::MAX;
 
 #[derive(Clone, Copy, Debug, Default)]
 struct Node {
@@ -69,6 +77,15 @@ pub(crate) struct Cells {
     trail: Vec<(u32, u32)>,
     stamp: u32,
     updates: u64,
+    /// An active primary item that the option committed last left with no
+    /// options, or [`NONE`]: the commit stopped there, and
+    /// [`Structure::choose`] takes that item, whose node then fails at once.
+    dead: u32,
+    /// The primary items left with no options since the commit began.
+    zeros: Vec<u32>,
+    /// Whether a commit stops at an item left with none (see
+    /// [`Structure::set_full_commits`]).
+    stop: bool,
 }
 
 impl Cells {
@@ -134,6 +151,9 @@ impl Cells {
             trail: Vec::new(),
             stamp: 1,
             updates: 0,
+            dead: NONE,
+            zeros: Vec::new(),
+            stop: true,
         }
     }
 
@@ -162,6 +182,7 @@ impl Cells {
             self.items.at_mut(k).size = size;
         }
         self.act = mark.act;
+        self.dead = NONE;
         self.next_stamp();
     }
 
@@ -201,7 +222,9 @@ impl Cells {
         let items = &mut self.items[..];
         let set = &mut self.set[..];
         let trail = &mut self.trail;
+        let zeros = &mut self.zeros;
         let stamp = self.stamp;
+        let n1 = self.n1;
         let mut updates = 0;
         let mut hide = |nodes: &mut [Node], q: u32, node: Node| {
             let k = node.item;
@@ -212,6 +235,9 @@ impl Cells {
                     trail.push((k, it.size));
                 }
                 it.size -= 1;
+                if it.size == 0 && k < n1 {
+                    zeros.push(k);
+                }
                 let last = it.start + it.size;
                 let y = set.at(last);
                 let p = node.loc;
@@ -272,6 +298,7 @@ impl Cells {
     /// Commits every item of the option of `x` other than `x`'s own.
     #[inline(always)]
     fn commit_others(&mut self, x: u32) {
+        self.zeros.clear();
         let mut q = x + 1;
         loop {
             let node = self.nodes.at(q);
@@ -289,11 +316,46 @@ impl Cells {
                     } else {
                         self.purify(k, c);
                     }
+                    // An item of this option still to be committed may have
+                    // lost this option, its last: not a dead end. Any other
+                    // item left with none is, and the commit stops. Which
+                    // items are left with none after each item does not
+                    // depend on the order of the sets, so neither do the
+                    // updates counted.
+                    if self.stop {
+                        for j in 0..self.zeros.len() {
+                            let z = self.zeros.at(j as u32);
+                            if !self.holds(x, z) {
+                                self.dead = z;
+                                return;
+                            }
+                        }
+                    }
+                    self.zeros.clear();
                 }
                 q += 1;
             }
             if q == x {
                 break;
+            }
+        }
+    }
+
+    /// Whether the option of node `x` holds item `k`.
+    fn holds(&self, x: u32, k: u32) -> bool {
+        let mut q = x;
+        loop {
+            let node = self.nodes.at(q);
+            if node.item >= SPACER {
+                q = node.loc;
+            } else {
+                if node.item == k {
+                    return true;
+                }
+                q += 1;
+            }
+            if q == x {
+                return false;
             }
         }
     }
@@ -345,6 +407,9 @@ impl Structure for Cells {
 
     #[inline(always)]
     fn choose(&mut self, rng: &mut Option<u64>, enough: u32) -> u32 {
+        if self.dead != NONE {
+            return self.dead;
+        }
         let mut best = u32::MAX;
         let mut t = u32::MAX;
         match rng {
@@ -388,6 +453,8 @@ impl Structure for Cells {
     fn enter(&mut self, frame: &mut Frame<Level>) {
         frame.state.before = self.mark();
         self.cover(frame.item);
+        // Only a commit stops at an item left with none.
+        self.dead = NONE;
         frame.state.covered = self.mark();
     }
 
@@ -409,6 +476,10 @@ impl Structure for Cells {
     fn leave(&mut self, frame: &mut Frame<Level>) {
         self.restore(frame.state.before);
         frame.k = frame.d;
+    }
+
+    fn set_full_commits(&mut self, on: bool) {
+        self.stop = !on;
     }
 
     fn option_of(&self, mut x: u32) -> OptionId {

@@ -197,13 +197,24 @@ pub(crate) trait Structure {
         }
         *frame = Frame::new(i, self.len(i));
         self.enter(frame);
+        self.set_full_commits(true);
+        let mut found = None;
         while let Some(x) = self.next_option(frame) {
             if self.option_of(x) == option {
-                return Some(x);
+                found = Some(x);
+                break;
             }
         }
-        None
+        self.set_full_commits(false);
+        found
     }
+    /// With `on`, commits go through every item of the option. Off (the
+    /// search's way), a structure may stop committing an option once it
+    /// leaves an item with no options: the search then fails at that item
+    /// at once. [`Structure::assume`] turns it on, so that an option that
+    /// clashes with one taken on trust is seen to, even after a dead end.
+    #[inline(always)]
+    fn set_full_commits(&mut self, _on: bool) {}
     /// Asks the structure to follow forced moves on its own after each
     /// option `next_option` commits (see [`Structure::chained`]); off unless
     /// set, and only the search loop sets it.
