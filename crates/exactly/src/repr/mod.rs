@@ -53,10 +53,10 @@ pub enum Engine {
     /// (at most 64 primary items and 512 options); else [`Engine::Masks`]
     /// when the problem fits item masks and one cell per item takes at most
     /// 16 KiB; else [`Engine::Bits`] for up to 4096 options (and at most 8 MiB of bitset
-    /// rows); else [`Engine::Cells`] when options have 5 or more items on
-    /// average; else [`Engine::Links`]. Cells beat links on long options
-    /// (undoing costs them almost nothing) and lose on short ones; the
-    /// engines' times are in DESIGN.md, "Four representations".
+    /// rows); else [`Engine::Cells`] when options have 3 or more items on
+    /// average; else [`Engine::Links`]. Cells beat links on options of 3
+    /// items and more (undoing costs them almost nothing) and lose on
+    /// pairs; the engines' times are in DESIGN.md, "Four representations".
     #[default]
     Auto,
     /// Dancing cells: sparse sets with a trail (Knuth's SSXC programs).
@@ -96,7 +96,7 @@ impl Engine {
             Engine::Auto if bits::small(problem) && bits::fits(problem) => Engine::Bits,
             Engine::Auto if masks::suits(problem) => Engine::Masks,
             Engine::Auto if bits::fits(problem) => Engine::Bits,
-            Engine::Auto if problem.num_entries() >= 5 * problem.num_options() => Engine::Cells,
+            Engine::Auto if problem.num_entries() >= 3 * problem.num_options() => Engine::Cells,
             Engine::Auto => Engine::Links,
             Engine::Masks if !masks::fits(problem) => Engine::Links,
             other => other,
