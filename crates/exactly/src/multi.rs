@@ -458,6 +458,20 @@ impl<'p, L> Search<'p, L> {
         self.item_start[item as usize]..self.item_start[item as usize + 1]
     }
 
+    /// The positions in `item`'s list of its options that cost less than
+    /// `room`: the list is by cost, so they come first. With no threshold
+    /// (`room` is `u128::MAX`) no cost reaches it: all of them, and no cost
+    /// is read.
+    #[inline(always)]
+    fn below(&self, item: u32, room: u128) -> std::ops::Range<usize> {
+        let options = self.options_of(item);
+        if room == u128::MAX {
+            return options;
+        }
+        let cheaper = self.list_cost[options.clone()].partition_point(|&c| u128::from(c) < room);
+        options.start..options.start + cheaper
+    }
+
     /// Makes option `o` unavailable (if it is not already), on the trail.
     #[inline]
     fn exclude(&mut self, o: u32) {
@@ -566,10 +580,7 @@ impl<'p, L> Search<'p, L> {
                             }
                         }
                     } else {
-                        for k in self.options_of(e.item.0) {
-                            if u128::from(self.list_cost.at(k as u32)) >= room {
-                                break;
-                            }
+                        for k in self.below(e.item.0, room) {
                             self.exclude_in::<false>(self.list.at(k as u32).0);
                         }
                     }
@@ -605,18 +616,8 @@ impl<'p, L> Search<'p, L> {
     /// than `room` ([`exclude_in`](Self::exclude_in) for `LISTS`).
     #[inline(always)]
     fn exclude_clashing<const LISTS: bool>(&mut self, item: u32, color: ColorId, room: u128) {
-        let options = self.options_of(item);
-        // No threshold (`room` is `u128::MAX`): no cost reaches it, so none
-        // is read. Else the list is by cost: the walk ends at the first
-        // option that costs `room` or more.
-        let end = if room == u128::MAX {
-            options.end
-        } else {
-            options.start
-                + self.list_cost[options.clone()].partition_point(|&c| u128::from(c) < room)
-        };
         let any = color.is_none();
-        for k in options.start..end {
+        for k in self.below(item, room) {
             let (other, c) = self.list.at(k as u32);
             // PERF: one branch for the three tests, not taken for most
             // options (gone already, or of this color). Alone, the test of
