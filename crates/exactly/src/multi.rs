@@ -68,7 +68,9 @@
 //! doubly linked list in list order, so its cheapest available option is
 //! found in one step (a search without costs keeps counts only, which is
 //! cheaper per exclusion, and scans the item's list from where its level
-//! last looked), and every node passes only over the primary items below
+//! last looked, or, when the item's options are many against the span of
+//! their indices, its bits against a bitset of the available options, a
+//! word at a time), and every node passes only over the primary items below
 //! their upper bound. Among items with the fewest branches the one with
 //! the largest *regret* is chosen: how much more its second cheapest option
 //! that fits costs than its cheapest (or the threshold, when only one fits),
@@ -227,7 +229,17 @@ pub(crate) struct Search<'p, L> {
     /// the zero slot of `tax`; so an option's taxes are two reads.
     partner: Vec<u32>,
     pending: [Vec<u32>; bound::CLASSES],
-    available: Vec<bool>,
+    /// The available options, one bit each (bit `o % 64` of word `o / 64`).
+    available: Vec<u64>,
+    /// Without linked lists: per item whose list is long against the span
+    /// of its options' indices, that span as `(first word, words, offset)`
+    /// with the item's options as bits in `item_bits[offset..offset +
+    /// words]` (`words` is 0 for the other items). A list without costs is
+    /// in option order, so the available options of such an item come a
+    /// word of [`Search::available`] at a time, in list order, without a
+    /// test per option that goes either way at random.
+    item_span: Vec<(u32, u32, u32)>,
+    item_bits: Vec<u64>,
     /// Per primary item: its available options (zero for secondary items).
     available_count: Vec<u32>,
     /// Per item: the chosen options that hold it.
@@ -379,6 +391,11 @@ impl<'p, L> Search<'p, L> {
             .max()
             .unwrap_or(0);
         let live = primary;
+        let (item_span, item_bits) = if by_cost {
+            (vec![(0, 0, 0); n], Vec::new())
+        } else {
+            spans(&item_start, &list)
+        };
         let pairs = by_cost && option_start.windows(2).all(|w| w[1] - w[0] <= 2);
         let mut partner = Vec::new();
         if pairs {
@@ -418,10 +435,21 @@ impl<'p, L> Search<'p, L> {
             tax: vec![0; n + 1],
             partner,
             pending: Default::default(),
-            available: vec![true; problem.num_options()],
+            available: {
+                let mut bits = vec![u64::MAX; problem.num_options().div_ceil(64)];
+                if let Some(last) = bits.last_mut() {
+                    if problem.num_options() % 64 != 0 {
+                        *last = (1 << (problem.num_options() % 64)) - 1;
+                    }
+                }
+                bits
+            },
+            item_span,
+            item_bits,
             available_count,
             covered: vec![0; n],
-            trail: Vec::new(),
+            // Each option is on the trail at most once.
+            trail: Vec::with_capacity(problem.num_options()),
             chosen: Vec::new(),
             cost: 0,
             threshold: None,
@@ -472,6 +500,12 @@ impl<'p, L> Search<'p, L> {
         options.start..options.start + cheaper
     }
 
+    /// Whether option `o` is available.
+    #[inline(always)]
+    fn is_available(&self, o: u32) -> bool {
+        self.available.at(o >> 6) >> (o & 63) & 1 != 0
+    }
+
     /// Makes option `o` unavailable (if it is not already), on the trail.
     #[inline]
     fn exclude(&mut self, o: u32) {
@@ -488,11 +522,12 @@ impl<'p, L> Search<'p, L> {
     /// that each search compiles its own loop without the test.
     #[inline(always)]
     fn exclude_in<const LISTS: bool>(&mut self, o: u32) {
-        if !self.available.at(o) {
+        if !self.is_available(o) {
             return;
         }
-        *self.available.at_mut(o) = false;
-        for k in self.option_start.at(o)..self.option_start.at(o + 1) {
+        *self.available.at_mut(o >> 6) &= !(1 << (o & 63));
+        let (start, end) = (self.option_start.at(o), self.option_start.at(o + 1));
+        for k in start..end {
             *self.available_count.at_mut(self.option_primary.at(k)) -= 1;
             if LISTS {
                 let at = self.option_pos.at(k);
@@ -521,10 +556,14 @@ impl<'p, L> Search<'p, L> {
     /// not matter).
     #[inline(always)]
     fn undo_in<const LISTS: bool>(&mut self, mark: usize) {
-        while self.trail.len() > mark {
-            let Some(o) = self.trail.pop() else { break };
-            *self.available.at_mut(o) = true;
-            for k in self.option_start.at(o)..self.option_start.at(o + 1) {
+        let mut top = self.trail.len();
+        while top > mark {
+            top -= 1;
+            // Below the number of options, which fits in `u32`.
+            let o = self.trail.at(top as u32);
+            *self.available.at_mut(o >> 6) |= 1 << (o & 63);
+            let (start, end) = (self.option_start.at(o), self.option_start.at(o + 1));
+            for k in start..end {
                 *self.available_count.at_mut(self.option_primary.at(k)) += 1;
                 if LISTS {
                     let at = self.option_pos.at(k);
@@ -534,6 +573,7 @@ impl<'p, L> Search<'p, L> {
                 }
             }
         }
+        self.trail.truncate(mark);
     }
 
     /// Chooses option `o`. Under a threshold `t`, an option that costs at
@@ -568,10 +608,12 @@ impl<'p, L> Search<'p, L> {
                         // with the item's last available option: most of a
                         // long list is gone by then.
                         let i = i as u32;
-                        if self.available_count.at(i) > 0 {
+                        if self.item_span.at(i).1 > 0 {
+                            self.exclude_by_bits(i, true);
+                        } else if self.available_count.at(i) > 0 {
                             for k in self.options_of(e.item.0) {
                                 let other = self.list.at(k as u32).0;
-                                if self.available.at(other) {
+                                if self.is_available(other) {
                                     self.exclude_in::<false>(other);
                                     if self.available_count.at(i) == 0 {
                                         break;
@@ -617,15 +659,60 @@ impl<'p, L> Search<'p, L> {
     #[inline(always)]
     fn exclude_clashing<const LISTS: bool>(&mut self, item: u32, color: ColorId, room: u128) {
         let any = color.is_none();
+        if !LISTS && any && room == u128::MAX && self.item_span.at(item).1 > 0 {
+            self.exclude_by_bits(item, false);
+            return;
+        }
         for k in self.below(item, room) {
             let (other, c) = self.list.at(k as u32);
             // PERF: one branch for the three tests, not taken for most
             // options (gone already, or of this color). Alone, the test of
             // availability goes either way at random.
-            if (any | (c != color)) & self.available.at(other) {
+            if (any | (c != color)) & self.is_available(other) {
                 self.exclude_in::<LISTS>(other);
             }
         }
+    }
+
+    /// Excludes the available options of `item`, which has bits (see
+    /// [`Search::item_span`]), in list order; with `primary`, stops once
+    /// its count of available options is 0.
+    #[inline(always)]
+    fn exclude_by_bits(&mut self, item: u32, primary: bool) {
+        let (first, words, offset) = self.item_span.at(item);
+        for w in 0..words {
+            let mut word = self.item_bits.at(offset + w) & self.available.at(first + w);
+            while word != 0 {
+                let o = (first + w) << 6 | word.trailing_zeros();
+                word &= word - 1;
+                self.exclude_in::<false>(o);
+            }
+            if primary && self.available_count.at(item) == 0 {
+                break;
+            }
+        }
+    }
+
+    /// The first available option of `item`, which has bits (see
+    /// [`Search::item_span`]), at or after option `from`.
+    #[inline(always)]
+    fn next_by_bits(&self, item: u32, from: u32) -> Option<u32> {
+        let (first, words, offset) = self.item_span.at(item);
+        let mut w = (from >> 6).max(first) - first;
+        let mut mask = if from >> 6 >= first {
+            u64::MAX << (from & 63)
+        } else {
+            u64::MAX
+        };
+        while w < words {
+            let word = self.item_bits.at(offset + w) & self.available.at(first + w) & mask;
+            if word != 0 {
+                return Some((first + w) << 6 | word.trailing_zeros());
+            }
+            mask = u64::MAX;
+            w += 1;
+        }
+        None
     }
 
     fn unchoose(&mut self, o: u32) {
@@ -652,9 +739,9 @@ impl<'p, L> Search<'p, L> {
         let mut covered = vec![0u32; problem.num_items()];
         for o in problem.option_ids() {
             let on_trail = self.trail.contains(&o.0);
-            assert_eq!(self.available[o.index()], !on_trail, "option {o:?}");
+            assert_eq!(self.is_available(o.0), !on_trail, "option {o:?}");
             for e in problem.option(o) {
-                if self.available[o.index()] && problem.item_kind(e.item) == ItemKind::Primary {
+                if self.is_available(o.0) && problem.item_kind(e.item) == ItemKind::Primary {
                     count[e.item.index()] += 1;
                 }
             }
@@ -682,7 +769,7 @@ impl<'p, L> Search<'p, L> {
                 }
                 let expected: Vec<usize> = self
                     .options_of(i.0)
-                    .filter(|&k| self.available[self.list[k].0 as usize])
+                    .filter(|&k| self.is_available(self.list[k].0))
                     .collect();
                 assert_eq!(linked, expected, "item {i:?}");
             }
@@ -855,7 +942,7 @@ impl<'p, L> Search<'p, L> {
             shares
                 .iter()
                 .copied()
-                .find(|&o| self.available.at(o))
+                .find(|&o| self.is_available(o))
                 .unwrap_or(self.list[first].0)
         };
         *sum += f64::from(d) * self.share.at(o);
@@ -980,7 +1067,12 @@ impl<'p, L> Search<'p, L> {
                             item,
                             len: tries as usize,
                             next: 0,
-                            pos: self.item_start[item as usize],
+                            // An option for an item with bits.
+                            pos: if self.item_span.at(item).1 > 0 {
+                                0
+                            } else {
+                                self.item_start[item as usize]
+                            },
                             current: None,
                             none_allowed,
                             none_done: false,
@@ -1009,10 +1101,21 @@ impl<'p, L> Search<'p, L> {
             if frame.next < frame.len {
                 let at = if self.lists {
                     self.link_next[head]
+                } else if self.item_span[frame.item as usize].1 > 0 {
+                    // `pos` is an option here, not a list position, and a
+                    // list without costs is in option order.
+                    if let Some(o) = self.next_by_bits(frame.item, frame.pos as u32) {
+                        frame.pos = o as usize + 1;
+                        let cost = u128::from(self.problem.cost(OptionId(o)));
+                        if self.threshold.is_none_or(|t| self.cost + cost < t) {
+                            candidate = Some(o);
+                        }
+                    }
+                    head
                 } else {
                     let end = self.item_start[frame.item as usize + 1];
                     let mut at = frame.pos;
-                    while at < end && !self.available[self.list[at].0 as usize] {
+                    while at < end && !self.is_available(self.list[at].0) {
                         at += 1;
                     }
                     frame.pos = at + 1;
@@ -1045,6 +1148,8 @@ impl<'p, L> Search<'p, L> {
                         self.exclude(self.list[at].0);
                         at = self.link_next[at];
                     }
+                } else if self.item_span[frame.item as usize].1 > 0 {
+                    self.exclude_by_bits(frame.item, true);
                 } else {
                     for at in self.options_of(frame.item) {
                         self.exclude(self.list[at].0);
@@ -1067,3 +1172,36 @@ impl<'p, L> Search<'p, L> {
         }
     }
 }
+
+/// [`Search::item_span`] and [`Search::item_bits`] for lists without costs
+/// (each item's in option order): bits for an item whose options' indices
+/// span at most a word for every [`LIST_PER_WORD`] entries of its list.
+fn spans(item_start: &[usize], list: &[(u32, ColorId)]) -> (Vec<(u32, u32, u32)>, Vec<u64>) {
+    let mut span = Vec::with_capacity(item_start.len().saturating_sub(1));
+    let mut bits = Vec::new();
+    for w in item_start.windows(2) {
+        let options = &list[w[0]..w[1]];
+        let (Some(&(lo, _)), Some(&(hi, _))) = (options.first(), options.last()) else {
+            span.push((0, 0, 0));
+            continue;
+        };
+        let first = lo >> 6;
+        let words = (hi >> 6) - first + 1;
+        if (words as usize) * LIST_PER_WORD > options.len() {
+            span.push((0, 0, 0));
+            continue;
+        }
+        // At most one word per `LIST_PER_WORD` entries: fits in `u32` as
+        // entries do.
+        let offset = bits.len() as u32;
+        bits.resize(bits.len() + words as usize, 0);
+        for &(o, _) in options {
+            bits[(offset + (o >> 6) - first) as usize] |= 1 << (o & 63);
+        }
+        span.push((first, words, offset));
+    }
+    (span, bits)
+}
+
+/// See [`spans`].
+const LIST_PER_WORD: usize = 2;
