@@ -231,15 +231,28 @@ pub(crate) struct Search<'p, L> {
     pending: [Vec<u32>; bound::CLASSES],
     /// The available options, one bit each (bit `o % 64` of word `o / 64`).
     available: Vec<u64>,
-    /// Without linked lists: per item whose list is long against the span
-    /// of its options' indices, that span as `(first word, words, offset)`
-    /// with the item's options as bits in `item_bits[offset..offset +
-    /// words]` (`words` is 0 for the other items). A list without costs is
-    /// in option order, so the available options of such an item come a
-    /// word of [`Search::available`] at a time, in list order, without a
-    /// test per option that goes either way at random.
-    item_span: Vec<(u32, u32, u32)>,
-    item_bits: Vec<u64>,
+    /// Per item that has them, its options as bits over the words of
+    /// [`Search::available`] that hold some (its *slots*): the slots are
+    /// `slot_word[r]` and `slot_bits[r]` for `r` in `item_slots[item]`, an
+    /// empty range for an item that scans its list instead. An item has
+    /// slots when its list is long against them (see [`slots`]): its
+    /// available options then come a word at a time, without a test per
+    /// option that goes either way at random. Primary items have slots
+    /// only in a search without costs, whose lists are in option order, so
+    /// the bits come in list order; secondary items have them in both, as
+    /// the order of the options a choice excludes does not matter.
+    item_slots: Vec<(u32, u32)>,
+    slot_word: Vec<u32>,
+    slot_bits: Vec<u64>,
+    /// Per secondary item with slots and colors, and per color it takes
+    /// (sorted): where the item's options of that color start in
+    /// `color_bits`, one word per slot; so the options that clash with a
+    /// color come a word at a time too. Empty for an item whose colors
+    /// would take too many words.
+    color_start: Vec<(u32, ColorId, u32)>,
+    color_bits: Vec<u64>,
+    /// Per option: its cost (kept in a search by cost only).
+    option_cost: Vec<u64>,
     /// Per primary item: its available options (zero for secondary items).
     available_count: Vec<u32>,
     /// Per item: the chosen options that hold it.
@@ -391,11 +404,7 @@ impl<'p, L> Search<'p, L> {
             .max()
             .unwrap_or(0);
         let live = primary;
-        let (item_span, item_bits) = if by_cost {
-            (vec![(0, 0, 0); n], Vec::new())
-        } else {
-            spans(&item_start, &list)
-        };
+        let slots = slots(problem, &item_start, &list, by_cost);
         let pairs = by_cost && option_start.windows(2).all(|w| w[1] - w[0] <= 2);
         let mut partner = Vec::new();
         if pairs {
@@ -444,8 +453,16 @@ impl<'p, L> Search<'p, L> {
                 }
                 bits
             },
-            item_span,
-            item_bits,
+            item_slots: slots.item_slots,
+            slot_word: slots.slot_word,
+            slot_bits: slots.slot_bits,
+            color_start: slots.color_start,
+            color_bits: slots.color_bits,
+            option_cost: if by_cost {
+                problem.option_ids().map(|o| problem.cost(o)).collect()
+            } else {
+                Vec::new()
+            },
             available_count,
             covered: vec![0; n],
             // Each option is on the trail at most once.
@@ -608,8 +625,8 @@ impl<'p, L> Search<'p, L> {
                         // with the item's last available option: most of a
                         // long list is gone by then.
                         let i = i as u32;
-                        if self.item_span.at(i).1 > 0 {
-                            self.exclude_by_bits(i, true);
+                        if self.has_slots(i) {
+                            self.exclude_by_bits(i);
                         } else if self.available_count.at(i) > 0 {
                             for k in self.options_of(e.item.0) {
                                 let other = self.list.at(k as u32).0;
@@ -659,9 +676,19 @@ impl<'p, L> Search<'p, L> {
     #[inline(always)]
     fn exclude_clashing<const LISTS: bool>(&mut self, item: u32, color: ColorId, room: u128) {
         let any = color.is_none();
-        if !LISTS && any && room == u128::MAX && self.item_span.at(item).1 > 0 {
-            self.exclude_by_bits(item, false);
-            return;
+        if self.has_slots(item) {
+            let colors = if any {
+                Some(None)
+            } else {
+                self.color_start
+                    .binary_search_by(|&(i, c, _)| (i, c).cmp(&(item, color)))
+                    .ok()
+                    .map(|at| Some(self.color_start[at].2))
+            };
+            if let Some(colors) = colors {
+                self.exclude_clashing_by_bits::<LISTS>(item, colors, room);
+                return;
+            }
         }
         for k in self.below(item, room) {
             let (other, c) = self.list.at(k as u32);
@@ -674,43 +701,78 @@ impl<'p, L> Search<'p, L> {
         }
     }
 
-    /// Excludes the available options of `item`, which has bits (see
-    /// [`Search::item_span`]), in list order; with `primary`, stops once
-    /// its count of available options is 0.
+    /// Whether `item` has slots (see [`Search::item_slots`]).
     #[inline(always)]
-    fn exclude_by_bits(&mut self, item: u32, primary: bool) {
-        let (first, words, offset) = self.item_span.at(item);
-        for w in 0..words {
-            let mut word = self.item_bits.at(offset + w) & self.available.at(first + w);
+    fn has_slots(&self, item: u32) -> bool {
+        let (start, end) = self.item_slots.at(item);
+        start < end
+    }
+
+    /// Excludes the available options of primary `item`, which has slots,
+    /// in list order, until it has none left.
+    #[inline(always)]
+    fn exclude_by_bits(&mut self, item: u32) {
+        let (start, end) = self.item_slots.at(item);
+        for r in start..end {
+            let at = self.slot_word.at(r);
+            let mut word = self.slot_bits.at(r) & self.available.at(at);
             while word != 0 {
-                let o = (first + w) << 6 | word.trailing_zeros();
+                let o = at << 6 | word.trailing_zeros();
                 word &= word - 1;
                 self.exclude_in::<false>(o);
             }
-            if primary && self.available_count.at(item) == 0 {
+            if self.available_count.at(item) == 0 {
                 break;
             }
         }
     }
 
-    /// The first available option of `item`, which has bits (see
-    /// [`Search::item_span`]), at or after option `from`.
+    /// Excludes the available options of secondary `item`, which has
+    /// slots, that cost less than `room`, except those of the color whose
+    /// bits start at `colors` in [`Search::color_bits`] (none: all of
+    /// them); [`exclude_in`](Self::exclude_in) for `LISTS`.
     #[inline(always)]
-    fn next_by_bits(&self, item: u32, from: u32) -> Option<u32> {
-        let (first, words, offset) = self.item_span.at(item);
-        let mut w = (from >> 6).max(first) - first;
-        let mut mask = if from >> 6 >= first {
-            u64::MAX << (from & 63)
-        } else {
-            u64::MAX
-        };
-        while w < words {
-            let word = self.item_bits.at(offset + w) & self.available.at(first + w) & mask;
+    fn exclude_clashing_by_bits<const LISTS: bool>(
+        &mut self,
+        item: u32,
+        colors: Option<u32>,
+        room: u128,
+    ) {
+        let (start, end) = self.item_slots.at(item);
+        for r in start..end {
+            let at = self.slot_word.at(r);
+            let mut word = self.slot_bits.at(r) & self.available.at(at);
+            if let Some(colors) = colors {
+                word &= !self.color_bits.at(colors + r - start);
+            }
+            while word != 0 {
+                let o = at << 6 | word.trailing_zeros();
+                word &= word - 1;
+                if room == u128::MAX || u128::from(self.option_cost.at(o)) < room {
+                    self.exclude_in::<LISTS>(o);
+                }
+            }
+        }
+    }
+
+    /// The first available option of primary `item`, which has slots, at
+    /// or after bit `from` of its slots (bit `b` of slot `r` is bit
+    /// `64 r + b`), and the bit after it.
+    #[inline(always)]
+    fn next_by_bits(&self, item: u32, from: usize) -> Option<(u32, usize)> {
+        let (start, end) = self.item_slots.at(item);
+        let mut r = start as usize + from / 64;
+        let mut mask = u64::MAX << (from % 64);
+        while r < end as usize {
+            // Below the number of slots, which fits in `u32` as entries do.
+            let at = self.slot_word.at(r as u32);
+            let word = self.slot_bits.at(r as u32) & self.available.at(at) & mask;
             if word != 0 {
-                return Some((first + w) << 6 | word.trailing_zeros());
+                let bit = word.trailing_zeros();
+                return Some((at << 6 | bit, (r - start as usize) * 64 + bit as usize + 1));
             }
             mask = u64::MAX;
-            w += 1;
+            r += 1;
         }
         None
     }
@@ -1067,8 +1129,8 @@ impl<'p, L> Search<'p, L> {
                             item,
                             len: tries as usize,
                             next: 0,
-                            // An option for an item with bits.
-                            pos: if self.item_span.at(item).1 > 0 {
+                            // A bit of its slots for an item with slots.
+                            pos: if self.has_slots(item) {
                                 0
                             } else {
                                 self.item_start[item as usize]
@@ -1101,11 +1163,11 @@ impl<'p, L> Search<'p, L> {
             if frame.next < frame.len {
                 let at = if self.lists {
                     self.link_next[head]
-                } else if self.item_span[frame.item as usize].1 > 0 {
-                    // `pos` is an option here, not a list position, and a
-                    // list without costs is in option order.
-                    if let Some(o) = self.next_by_bits(frame.item, frame.pos as u32) {
-                        frame.pos = o as usize + 1;
+                } else if self.has_slots(frame.item) {
+                    // `pos` is a bit of the item's slots here, not a list
+                    // position, and a list without costs is in option order.
+                    if let Some((o, next)) = self.next_by_bits(frame.item, frame.pos) {
+                        frame.pos = next;
                         let cost = u128::from(self.problem.cost(OptionId(o)));
                         if self.threshold.is_none_or(|t| self.cost + cost < t) {
                             candidate = Some(o);
@@ -1148,8 +1210,8 @@ impl<'p, L> Search<'p, L> {
                         self.exclude(self.list[at].0);
                         at = self.link_next[at];
                     }
-                } else if self.item_span[frame.item as usize].1 > 0 {
-                    self.exclude_by_bits(frame.item, true);
+                } else if self.has_slots(frame.item) {
+                    self.exclude_by_bits(frame.item);
                 } else {
                     for at in self.options_of(frame.item) {
                         self.exclude(self.list[at].0);
@@ -1173,35 +1235,82 @@ impl<'p, L> Search<'p, L> {
     }
 }
 
-/// [`Search::item_span`] and [`Search::item_bits`] for lists without costs
-/// (each item's in option order): bits for an item whose options' indices
-/// span at most a word for every [`LIST_PER_WORD`] entries of its list.
-fn spans(item_start: &[usize], list: &[(u32, ColorId)]) -> (Vec<(u32, u32, u32)>, Vec<u64>) {
-    let mut span = Vec::with_capacity(item_start.len().saturating_sub(1));
-    let mut bits = Vec::new();
-    for w in item_start.windows(2) {
-        let options = &list[w[0]..w[1]];
-        let (Some(&(lo, _)), Some(&(hi, _))) = (options.first(), options.last()) else {
-            span.push((0, 0, 0));
-            continue;
-        };
-        let first = lo >> 6;
-        let words = (hi >> 6) - first + 1;
-        if (words as usize) * LIST_PER_WORD > options.len() {
-            span.push((0, 0, 0));
-            continue;
-        }
-        // At most one word per `LIST_PER_WORD` entries: fits in `u32` as
-        // entries do.
-        let offset = bits.len() as u32;
-        bits.resize(bits.len() + words as usize, 0);
-        for &(o, _) in options {
-            bits[(offset + (o >> 6) - first) as usize] |= 1 << (o & 63);
-        }
-        span.push((first, words, offset));
-    }
-    (span, bits)
+/// What [`slots`] builds: the fields of [`Search`] of the same names.
+struct Slots {
+    item_slots: Vec<(u32, u32)>,
+    slot_word: Vec<u32>,
+    slot_bits: Vec<u64>,
+    color_start: Vec<(u32, ColorId, u32)>,
+    color_bits: Vec<u64>,
 }
 
-/// See [`spans`].
-const LIST_PER_WORD: usize = 2;
+/// The slots of the items (see [`Search::item_slots`]) given their lists:
+/// secondary items, and primary items too unless the search is `by_cost`.
+/// An item has slots when its list has at least [`LIST_PER_SLOT`] entries
+/// a slot, and bits per color when they take at most [`SLOTS_PER_ENTRY`]
+/// words an entry, so the bits take at most a few bytes an entry in all.
+fn slots<L>(
+    problem: &Problem<L>,
+    item_start: &[usize],
+    list: &[(u32, ColorId)],
+    by_cost: bool,
+) -> Slots {
+    let mut out = Slots {
+        item_slots: Vec::with_capacity(item_start.len().saturating_sub(1)),
+        slot_word: Vec::new(),
+        slot_bits: Vec::new(),
+        color_start: Vec::new(),
+        color_bits: Vec::new(),
+    };
+    for (i, w) in item_start.windows(2).enumerate() {
+        let options = &list[w[0]..w[1]];
+        let primary = problem.item_kind(crate::ItemId(i as u32)) == ItemKind::Primary;
+        let mut words: Vec<u32> = options.iter().map(|&(o, _)| o >> 6).collect();
+        words.sort_unstable();
+        words.dedup();
+        // The number of slots and where they start fit in `u32`: at most
+        // one per entry.
+        let start = out.slot_word.len() as u32;
+        if (primary && by_cost) || words.is_empty() || words.len() * LIST_PER_SLOT > options.len() {
+            out.item_slots.push((start, start));
+            continue;
+        }
+        let slot = |o: u32| words.binary_search(&(o >> 6)).unwrap_or_default();
+        out.slot_bits.resize(out.slot_bits.len() + words.len(), 0);
+        for &(o, _) in options {
+            out.slot_bits[start as usize + slot(o)] |= 1 << (o & 63);
+        }
+        out.slot_word.extend_from_slice(&words);
+        out.item_slots.push((start, out.slot_word.len() as u32));
+        if primary {
+            continue;
+        }
+        let mut colors: Vec<ColorId> = options
+            .iter()
+            .map(|&(_, c)| c)
+            .filter(|c| !c.is_none())
+            .collect();
+        colors.sort_unstable();
+        colors.dedup();
+        if colors.len() * words.len() > SLOTS_PER_ENTRY * options.len() {
+            continue;
+        }
+        for c in colors {
+            // At most `SLOTS_PER_ENTRY` words an entry: fits in `u32`.
+            let at = out.color_bits.len();
+            out.color_start.push((i as u32, c, at as u32));
+            out.color_bits.resize(at + words.len(), 0);
+            for &(o, oc) in options {
+                if oc == c {
+                    out.color_bits[at + slot(o)] |= 1 << (o & 63);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// See [`slots`].
+const LIST_PER_SLOT: usize = 2;
+/// See [`slots`].
+const SLOTS_PER_ENTRY: usize = 4;
