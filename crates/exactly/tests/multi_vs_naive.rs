@@ -419,3 +419,77 @@ fn cheapest_costs_whose_sums_pass_u64() {
         assert_eq!(got, [3, big, big + 1], "bound {bound}");
     }
 }
+
+/// A problem of `options` options past a word of 64, from a fixed seed:
+/// three primary items with `bounds`, one per option (and a second on
+/// every fifth); secondary `s0` in every option with one of two colors,
+/// `s1` in every third with one of 40 colors or none, and `s2` in every
+/// twentieth with a color of its own. So the search finds most items'
+/// options through bits over several words, `s0` and `s1` with bits per
+/// color, and `s2` (too many colors for its words) by its list.
+fn spread_problem(bounds: &[(u32, u32)], options: usize) -> Problem<usize> {
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move |n: u64| {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (state >> 33) % n
+    };
+    let rows: Vec<(Vec<(usize, u32)>, u64)> = (0..options)
+        .map(|k| {
+            let mut entries = vec![(k % 3, 0)];
+            if k % 5 == 0 {
+                entries.push(((k + 1) % 3, 0));
+            }
+            entries.push((3, 1 + next(2) as u32));
+            if k % 3 == 0 {
+                entries.push((4, next(41) as u32));
+            }
+            if k % 20 == 0 {
+                entries.push((5, 1 + (k / 20) as u32));
+            }
+            (entries, next(50))
+        })
+        .collect();
+    common::build(bounds, 3, 40, rows.iter().map(|(e, c)| (e.as_slice(), *c)))
+}
+
+/// Past 64 options, where items find their available options through bits
+/// over several words: with exact bounds the search lists the plain
+/// engine's solutions and the cost search finds the cheapest of them;
+/// with multiplicities it counts what the decision diagram counts.
+#[test]
+fn options_spread_over_words_agree_with_other_engines() {
+    let problem = spread_problem(&[(1, 1); 3], 400);
+    let mut expected: Vec<Vec<usize>> = Solver::new(&problem)
+        .solutions()
+        .map(|s| label_set(&problem, s.options()))
+        .collect();
+    expected.sort();
+    assert!(expected.len() > 10, "{} solutions", expected.len());
+    let mut found = Vec::new();
+    let mut costs = Vec::new();
+    MultiSolver::new(&problem).for_each(|s| {
+        found.push(label_set(&problem, s.options()));
+        costs.push(s.options().iter().map(|&o| problem.cost(o)).sum::<u64>());
+        ControlFlow::Continue(())
+    });
+    found.sort();
+    assert_eq!(found, expected);
+    // `best` gives the cheapest distinct costs.
+    costs.sort_unstable();
+    costs.dedup();
+    let (best, outcome) = CostSolver::new(&problem).best(3);
+    assert!(outcome.is_complete());
+    let got: Vec<u128> = best.iter().map(|b| b.cost).collect();
+    let want: Vec<u128> = costs.iter().take(3).map(|&c| u128::from(c)).collect();
+    assert_eq!(got, want);
+
+    let problem = spread_problem(&[(2, 3), (1, 1), (0, 2)], 300);
+    assert!(problem.has_multiplicities());
+    let count = MultiSolver::new(&problem).count();
+    assert!(count.outcome.is_complete());
+    let zdd = exactly::zdd::ZddBuilder::new(&problem).build().unwrap();
+    assert!(count.solutions > 10, "{} solutions", count.solutions);
+    assert_eq!(zdd.count_u128(), Some(count.solutions));
+}
