@@ -68,9 +68,9 @@
 //! doubly linked list in list order, so its cheapest available option is
 //! found in one step (a search without costs keeps counts only, which is
 //! cheaper per exclusion, and scans the item's list from where its level
-//! last looked, or, when the item's options are many against the span of
-//! their indices, its bits against a bitset of the available options, a
-//! word at a time), and every node passes only over the primary items below
+//! last looked, or, when the item has many options for the words of the
+//! bitset of available options that hold them, its bits against those
+//! words, a word at a time), and every node passes only over the primary items below
 //! their upper bound. Among items with the fewest branches the one with
 //! the largest *regret* is chosen: how much more its second cheapest option
 //! that fits costs than its cheapest (or the threshold, when only one fits),
@@ -1292,19 +1292,22 @@ fn slots<L>(
             .collect();
         colors.sort_unstable();
         colors.dedup();
-        if colors.len() * words.len() > SLOTS_PER_ENTRY * options.len() {
+        if colors.len() * words.len() > SLOTS_PER_ENTRY * options.len()
+            || out.color_bits.len() + colors.len() * words.len() > u32::MAX as usize
+        {
             continue;
         }
-        for c in colors {
-            // At most `SLOTS_PER_ENTRY` words an entry: fits in `u32`.
-            let at = out.color_bits.len();
-            out.color_start.push((i as u32, c, at as u32));
-            out.color_bits.resize(at + words.len(), 0);
-            for &(o, oc) in options {
-                if oc == c {
-                    out.color_bits[at + slot(o)] |= 1 << (o & 63);
-                }
+        let base = out.color_bits.len();
+        out.color_bits.resize(base + colors.len() * words.len(), 0);
+        for &(o, c) in options {
+            if let Ok(k) = colors.binary_search(&c) {
+                out.color_bits[base + k * words.len() + slot(o)] |= 1 << (o & 63);
             }
+        }
+        for (k, c) in colors.into_iter().enumerate() {
+            // Checked above to fit in `u32`.
+            let at = base + k * words.len();
+            out.color_start.push((i as u32, c, at as u32));
         }
     }
     out
