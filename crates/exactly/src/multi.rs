@@ -1017,25 +1017,29 @@ impl<'p, L> Search<'p, L> {
 
     /// The item to branch on, `Ok(None)` at a solution, `Err(())` at a dead end.
     fn choose_item(&self) -> Result<Option<(u32, u32, bool)>, ()> {
-        let mut best: Option<(u32, u32, bool)> = None;
-        let mut best_theta = u32::MAX;
+        // The item with the fewest branches θ = k − d + 1 (with or without
+        // a deficit), ties to the first declared: the least of θ and the
+        // item in one key (the live items come in no order).
+        let mut best = u64::MAX;
         for &i in &self.live[..self.live_len] {
-            let k = self.available_count[i as usize];
-            let d = self.need[i as usize].saturating_sub(self.covered[i as usize]);
+            let k = self.available_count.at(i);
+            let d = self.need.at(i).saturating_sub(self.covered.at(i));
             if k < d {
                 return Err(());
             }
             if k == 0 {
                 continue;
             }
-            let theta = if d > 0 { k - d + 1 } else { k + 1 };
-            // Ties: the first declared (the live items come in no order).
-            if theta < best_theta || (theta == best_theta && best.is_some_and(|(b, _, _)| i < b)) {
-                best_theta = theta;
-                best = Some((i, if d > 0 { k - d + 1 } else { k }, d == 0));
-            }
+            best = best.min((u64::from(k - d) + 1) << 32 | u64::from(i));
         }
-        Ok(best)
+        if best == u64::MAX {
+            return Ok(None);
+        }
+        // The item is below `2^32`, and so is θ: at most the options (below
+        // `2^31`, `Problem`'s limit) + 1.
+        let (i, theta) = (best as u32, (best >> 32) as u32);
+        let d = self.need.at(i).saturating_sub(self.covered.at(i));
+        Ok(Some((i, if d > 0 { theta } else { theta - 1 }, d == 0)))
     }
 
     fn over_budget(&mut self, stack: &[Frame]) -> Option<StopReason> {
