@@ -70,8 +70,8 @@
 //! cheaper per exclusion, and scans the item's list from where its level
 //! last looked, or, when the item has many options for the words of the
 //! bitset of available options that hold them, its bits against those
-//! words, a word at a time), and every node passes only over the primary items below
-//! their upper bound. Among items with the fewest branches the one with
+//! words, a word at a time), and every node passes only over the primary
+//! items below their upper bound. Among items with the fewest branches the one with
 //! the largest *regret* is chosen: how much more its second cheapest option
 //! that fits costs than its cheapest (or the threshold, when only one fits),
 //! so that the branch most likely to be cheapest goes first and the others
