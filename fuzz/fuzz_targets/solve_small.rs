@@ -16,7 +16,7 @@ fuzz_target!(|data: &[u8]| {
     };
     let limits = Limits::default().max_nodes(10_000);
     let mut counts = Vec::new();
-    for engine in [Engine::Cells, Engine::Links, Engine::Bits] {
+    for engine in [Engine::Cells, Engine::Links, Engine::Bits, Engine::Sparse] {
         let mut solver = Solver::new(&problem).engine(engine).limits(limits.clone());
         let mut n = 0u128;
         for s in solver.solutions() {

@@ -523,6 +523,9 @@ pub enum EngineArg {
     /// Item masks (items of at most 64 options, options of at most 8
     /// items, no colors; links otherwise).
     Masks,
+    /// Sparse bitsets: each item's options as bits over the words that
+    /// hold them (memory linear in the entries).
+    Sparse,
 }
 
 impl From<EngineArg> for exactly::Engine {
@@ -533,6 +536,7 @@ impl From<EngineArg> for exactly::Engine {
             EngineArg::Cells => exactly::Engine::Cells,
             EngineArg::Bits => exactly::Engine::Bits,
             EngineArg::Masks => exactly::Engine::Masks,
+            EngineArg::Sparse => exactly::Engine::Sparse,
         }
     }
 }

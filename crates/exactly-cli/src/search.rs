@@ -242,6 +242,7 @@ fn representation(engine: Engine) -> &'static str {
         Engine::Bits => "bits",
         Engine::Cells => "cells",
         Engine::Masks => "masks",
+        Engine::Sparse => "sparse",
         _ => "links",
     }
 }
@@ -356,17 +357,21 @@ struct JsonStats<'a> {
     seconds: f64,
 }
 
+/// Whether the representation named `engine` counts link updates.
+fn counts_updates(engine: &str) -> bool {
+    !matches!(engine, "bits" | "masks" | "sparse")
+}
+
 /// Prints `stats` on stderr as `name: value` lines, or as one
 /// [`JsonStats`] object with `--stats-format json`.
 pub fn print_stats(stats: &Stats, engine: &str, format: StatsFormat) {
     if format == StatsFormat::Json {
-        // Bitsets and item masks count no link updates: the field is left
-        // out for them.
-        let counts_updates = engine != "bits" && engine != "masks";
+        // Bitsets (dense or sparse) and item masks count no link updates:
+        // the field is left out for them.
         let object = JsonStats {
             engine,
             nodes: stats.nodes,
-            updates: counts_updates.then_some(stats.updates),
+            updates: counts_updates(engine).then_some(stats.updates),
             solutions: stats.solutions,
             max_depth: stats.max_depth,
             seconds: stats.elapsed.as_secs_f64(),
@@ -379,9 +384,9 @@ pub fn print_stats(stats: &Stats, engine: &str, format: StatsFormat) {
     }
     report::line(&format!("engine: {engine}"));
     report::line(&format!("nodes: {}", stats.nodes));
-    if engine != "bits" && engine != "masks" {
-        // Bitsets and item masks remove options wholesale and count no
-        // link updates.
+    if counts_updates(engine) {
+        // Bitsets (dense or sparse) and item masks remove options
+        // wholesale and count no link updates.
         report::line(&format!("updates: {}", stats.updates));
     }
     report::line(&format!("solutions: {}", stats.solutions));

@@ -525,7 +525,7 @@ fn profile_counts_nodes_at_each_level() {
         "Profile:\n  0:            1\n  1:            2\n  2:            2\n  3:            1\n"
     );
     // The levels add up to the nodes of --stats, on every engine.
-    for engine in ["links", "cells", "bits", "masks"] {
+    for engine in ["links", "cells", "bits", "masks", "sparse"] {
         let (_, _, stderr) = run(
             &["count", "--profile", "-s", "--engine", engine, LANGFORD],
             b"",

@@ -15,6 +15,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         Some("bits") => exactly::Engine::Bits,
         Some("cells") => exactly::Engine::Cells,
         Some("masks") => exactly::Engine::Masks,
+        Some("sparse") => exactly::Engine::Sparse,
         _ => exactly::Engine::Auto,
     };
     let mut limits = exactly::Limits::default();

@@ -39,7 +39,13 @@ fn golden_counts_every_engine() {
         let path = testdata().join(&case.file);
         let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", case.file));
         let problem = parse_dlx(&text).unwrap_or_else(|e| panic!("{}", e.with_file(&case.file)));
-        for engine in [Engine::Cells, Engine::Links, Engine::Bits, Engine::Masks] {
+        for engine in [
+            Engine::Cells,
+            Engine::Links,
+            Engine::Bits,
+            Engine::Masks,
+            Engine::Sparse,
+        ] {
             let mut solver = Solver::new(&problem).engine(engine);
             let count = solver.count();
             assert!(count.outcome.is_complete());

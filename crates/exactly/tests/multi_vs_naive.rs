@@ -60,11 +60,11 @@ proptest! {
     }
 
     #[test]
-    fn solver_routes_multiplicities(m in multi_problem(), engine in 0usize..5) {
+    fn solver_routes_multiplicities(m in multi_problem(), engine in 0usize..6) {
         // `Solver::new` on a problem with multiplicities runs Algorithm M:
         // the same solution sets through count, first and the iterator, on
         // every engine.
-        let engine = [Engine::Auto, Engine::Links, Engine::Cells, Engine::Bits, Engine::Masks][engine];
+        let engine = [Engine::Auto, Engine::Links, Engine::Cells, Engine::Bits, Engine::Masks, Engine::Sparse][engine];
         let problem = m.to_problem();
         let expected: BTreeSet<Vec<usize>> = m.all_solutions().into_iter().map(|(s, _)| s).collect();
         let count = Solver::new(&problem).engine(engine).count();
@@ -303,6 +303,7 @@ fn solver_counts_multiplicities_like_multisolver() {
         Engine::Cells,
         Engine::Bits,
         Engine::Masks,
+        Engine::Sparse,
     ] {
         let mut solver = Solver::new(&problem).engine(engine);
         assert_eq!(solver.count().solutions, expected);
@@ -467,6 +468,21 @@ fn options_spread_over_words_agree_with_other_engines() {
         .collect();
     expected.sort();
     assert!(expected.len() > 10, "{} solutions", expected.len());
+    // Sparse bitsets keep the same layouts (slots, bits per color, a list
+    // for too many colors) and walk dancing links' tree.
+    let mut links = Solver::new(&problem).engine(Engine::Links);
+    links.count();
+    let links_nodes = links.stats().nodes;
+    let mut sparse = Solver::new(&problem).engine(Engine::Sparse);
+    let mut got: Vec<Vec<usize>> = sparse
+        .solutions()
+        .map(|s| label_set(&problem, s.options()))
+        .collect();
+    got.sort();
+    assert_eq!(got, expected);
+    let mut sparse = Solver::new(&problem).engine(Engine::Sparse);
+    sparse.count();
+    assert_eq!(sparse.stats().nodes, links_nodes);
     let mut found = Vec::new();
     let mut costs = Vec::new();
     MultiSolver::new(&problem).for_each(|s| {

@@ -9,7 +9,13 @@ use common::{plain_problem, Plain};
 use exactly::{verify, Engine, Limits, OptionId, Outcome, Solver};
 use proptest::prelude::*;
 
-const ENGINES: [Engine; 4] = [Engine::Cells, Engine::Links, Engine::Bits, Engine::Masks];
+const ENGINES: [Engine; 5] = [
+    Engine::Cells,
+    Engine::Links,
+    Engine::Bits,
+    Engine::Masks,
+    Engine::Sparse,
+];
 
 fn engine_solutions(plain: &Plain, engine: Engine, forced_first: bool) -> Vec<Vec<usize>> {
     let problem = plain.to_problem();

@@ -34,6 +34,7 @@ pub(crate) mod bits;
 pub(crate) mod cells;
 pub(crate) mod links;
 pub(crate) mod masks;
+pub(crate) mod sparse;
 
 use crate::problem::{ItemId, OptionId, Problem};
 
@@ -41,6 +42,7 @@ use bits::Bits;
 use cells::Cells;
 use links::Links;
 use masks::Masks;
+use sparse::Sparse;
 
 /// Which representation of the search state a [`Solver`](crate::Solver)
 /// uses. All explore the same tree (counting, the same nodes and
@@ -74,6 +76,11 @@ pub enum Engine {
     /// With [`Solver::forced_first`](crate::Solver::forced_first) it finds
     /// forced items without a scan. Does not count updates.
     Masks,
+    /// Sparse bitsets: one bitset of available options, each item's
+    /// options as bits over the words that hold them (or as a list), and a
+    /// count per primary item; memory grows with the entries. Does not
+    /// count updates.
+    Sparse,
 }
 
 impl Engine {
@@ -99,6 +106,7 @@ impl Engine {
             Engine::Auto if problem.num_entries() >= 3 * problem.num_options() => Engine::Cells,
             Engine::Auto => Engine::Links,
             Engine::Masks if !masks::fits(problem) => Engine::Links,
+            Engine::Sparse if !sparse::fits(problem) => Engine::Links,
             other => other,
         }
     }
@@ -254,6 +262,7 @@ pub(crate) fn next_random(state: &mut u64) -> u64 {
 pub(crate) enum Backend {
     Bits(Bits, Vec<Frame<<Bits as Structure>::Level>>),
     Cells(Cells, Vec<Frame<<Cells as Structure>::Level>>),
+    Sparse(Sparse, Vec<Frame<<Sparse as Structure>::Level>>),
     Masks(Masks<u128>, Vec<Frame<masks::Level>>),
     Masks32(Masks<u64>, Vec<Frame<masks::Level>>),
     Masks16(Masks<u32>, Vec<Frame<masks::Level>>),
@@ -274,6 +283,7 @@ macro_rules! with_structure {
         match $backend {
             $crate::repr::Backend::Bits($s, $f) => $body,
             $crate::repr::Backend::Cells($s, $f) => $body,
+            $crate::repr::Backend::Sparse($s, $f) => $body,
             $crate::repr::Backend::Masks($s, $f) => $body,
             $crate::repr::Backend::Masks32($s, $f) => $body,
             $crate::repr::Backend::Masks16($s, $f) => $body,
@@ -297,6 +307,7 @@ impl Backend {
         match engine.resolve(problem) {
             Engine::Bits => Backend::Bits(Bits::new(problem), Vec::new()),
             Engine::Cells => Backend::Cells(Cells::new(problem), Vec::new()),
+            Engine::Sparse => Backend::Sparse(Sparse::new(problem), Vec::new()),
             Engine::Masks => match masks::cell_bits(problem) {
                 32 => Backend::Masks16(Masks::new(problem), Vec::new()),
                 64 => Backend::Masks32(Masks::new(problem), Vec::new()),
@@ -312,6 +323,7 @@ impl Backend {
             Backend::Unbuilt(engine) => engine.resolve(problem),
             Backend::Bits(..) => Engine::Bits,
             Backend::Cells(..) => Engine::Cells,
+            Backend::Sparse(..) => Engine::Sparse,
             Backend::Masks(..) | Backend::Masks16(..) | Backend::Masks32(..) => Engine::Masks,
             _ => Engine::Links,
         }
@@ -322,6 +334,7 @@ impl Backend {
         match self {
             Backend::Bits(_, f) => fraction(&f[..levels]),
             Backend::Cells(_, f) => fraction(&f[..levels]),
+            Backend::Sparse(_, f) => fraction(&f[..levels]),
             Backend::Masks(_, f) | Backend::Masks32(_, f) | Backend::Masks16(_, f) => {
                 fraction(&f[..levels])
             }

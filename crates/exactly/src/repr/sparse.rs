@@ -1,0 +1,708 @@
+//! *Sparse bitsets*: bitsets of available options for problems too large
+//! for [`super::bits`], with memory linear in the entries.
+//!
+//! One bitset holds the options still available. Each item keeps its
+//! options as bits over only the words of that set that hold one of them
+//! (its *slots*: a word index and a mask each), or, where its options are
+//! spread thinner than two to a word, as a list. Removing an option clears
+//! its bit and lowers the count of each of its primary items, which the
+//! branching rule reads; secondary items keep no count, so an option's
+//! secondary items cost nothing when it goes. A colored secondary item also
+//! keeps, per color and where that takes at most four words per entry of
+//! its list, the bits of its options in that color over its slots: the
+//! options that clash with a color are then the item's bits less that
+//! color's.
+//!
+//! Every word changed is saved on a trail (its index and old value) the
+//! first time a step changes it; undoing restores the words and raises
+//! the counts of the options that come back (the bits set in the old value
+//! and clear in the new). The tree is dancing links' (first item of fewest
+//! options, options in the problem's order), and a commit stops once an
+//! active primary item has no options left, as dancing cells do.
+
+use super::{next_random, Frame, Structure};
+use crate::problem::{OptionId, Problem};
+use crate::unchecked::At;
+
+/// No item ran out; no option committed.
+const NONE: u32 = u32::MAX;
+
+/// Marks a trail entry that fixed the color of the secondary item below
+/// it (word indices stay below `2^26`).
+const FIXED: u32 = 1 << 31;
+
+/// An item keeps slots when its list has at least this many entries per
+/// word its options fall in.
+const LIST_PER_SLOT: usize = 2;
+
+/// A colored secondary item keeps bits per color when they take at most
+/// this many words per entry of its list.
+const SLOTS_PER_ENTRY: usize = 4;
+
+/// How an item finds its options.
+#[derive(Clone, Copy, Debug, Default)]
+struct Span {
+    /// Its list: `list[list_start..list_end]`, in option order.
+    list_start: u32,
+    list_end: u32,
+    /// Its slots, `slot_word/slot_bits[slot_start..slot_end]`; empty when
+    /// the item walks its list.
+    slot_start: u32,
+    slot_end: u32,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Sparse {
+    /// Available options, one bit each.
+    avail: Vec<u64>,
+    /// Per primary item: its available options.
+    count: Vec<u32>,
+    /// Primary items still to cover, one bit each.
+    open: Vec<u64>,
+    /// How many bits of `open` are set.
+    n_open: u32,
+    /// Per item (primary items first, each kind in declaration order).
+    span: Vec<Span>,
+    slot_word: Vec<u32>,
+    slot_bits: Vec<u64>,
+    list: Vec<u32>,
+    /// Per list entry: its color (0: none).
+    list_color: Vec<u32>,
+    /// Per color of a colored secondary item: the bits of its options that
+    /// do not give it that color, laid out as its slots, one run per
+    /// (item, color).
+    clash_bits: Vec<u64>,
+    /// Per option: its entries `entry_*[option_start[o]..option_start[o + 1]]`.
+    option_start: Vec<u32>,
+    entry_item: Vec<u32>,
+    entry_color: Vec<u32>,
+    /// Per entry: where the clash bits of its color start in `clash_bits`, or
+    /// [`NONE`] (no color, or an item that walks its list for colors).
+    entry_bits: Vec<u32>,
+    /// Per option: its primary items `primary[primary_start[o]..primary_start[o + 1]]`.
+    primary_start: Vec<u32>,
+    primary: Vec<u32>,
+    /// Per secondary item (less `n1`): the color a committed option gave
+    /// it, or 0.
+    fixed: Vec<u32>,
+    /// Saved words: (word index, old value), or ([`FIXED`] + item, 0) for
+    /// a color fixed; the first `trail_len` are in use. Each entry removes
+    /// an option or fixes a color, so one per option and secondary item
+    /// always suffices.
+    trail: Vec<(u32, u64)>,
+    trail_len: u32,
+    /// Per level, the options its item had when entered; the first
+    /// `cand_len` are in use. An option is a candidate at one level at
+    /// most, so one per option suffices.
+    cand: Vec<u32>,
+    cand_len: u32,
+    /// Number of primary items: items `0..n1` are primary.
+    n1: u32,
+    /// Item index → item id.
+    item_id: Vec<u32>,
+    /// Item id → index.
+    index_of: Vec<u32>,
+    /// An open primary item the last commit left with no options, or
+    /// [`NONE`].
+    dead: u32,
+    /// Whether a commit stops at such an item.
+    stop: bool,
+}
+
+/// Whether `problem` can be laid out in `u32` offsets.
+pub(crate) fn fits<L>(problem: &Problem<L>) -> bool {
+    let entries = problem.num_entries() as u64;
+    // Color bits take at most SLOTS_PER_ENTRY words per entry.
+    entries * SLOTS_PER_ENTRY as u64 + problem.num_options() as u64 + 64 < u32::MAX as u64
+}
+
+impl Sparse {
+    pub fn new<L>(problem: &Problem<L>) -> Sparse {
+        let n_opts = problem.num_options();
+        let w = n_opts.div_ceil(64).max(1);
+        let mut index_of = vec![0u32; problem.num_items()];
+        let mut item_id = Vec::with_capacity(problem.num_items());
+        for id in problem.items_primary_first() {
+            index_of[id.index()] = item_id.len() as u32;
+            item_id.push(id.index() as u32);
+        }
+        let n = item_id.len();
+        let n1 = problem.num_primary() as u32;
+        // Lists, in option order.
+        let mut span = vec![Span::default(); n];
+        for o in problem.option_ids() {
+            for e in problem.option(o) {
+                span[index_of[e.item.index()] as usize].list_end += 1;
+            }
+        }
+        let mut start = 0;
+        for s in &mut span {
+            let len = s.list_end;
+            s.list_start = start;
+            s.list_end = start;
+            start += len;
+        }
+        let mut list = vec![0u32; start as usize];
+        let mut list_color = vec![0u32; start as usize];
+        let mut option_start = Vec::with_capacity(n_opts + 1);
+        let mut entry_item = Vec::with_capacity(problem.num_entries());
+        let mut entry_color = Vec::with_capacity(problem.num_entries());
+        let mut primary_start = Vec::with_capacity(n_opts + 1);
+        let mut primary = Vec::new();
+        option_start.push(0);
+        primary_start.push(0);
+        for o in problem.option_ids() {
+            for e in problem.option(o) {
+                let k = index_of[e.item.index()];
+                let s = &mut span[k as usize];
+                list[s.list_end as usize] = o.index() as u32;
+                list_color[s.list_end as usize] = e.color.0;
+                s.list_end += 1;
+                entry_item.push(k);
+                entry_color.push(e.color.0);
+                if k < n1 {
+                    primary.push(k);
+                }
+            }
+            option_start.push(entry_item.len() as u32);
+            primary_start.push(primary.len() as u32);
+        }
+        // Slots, and bits per color.
+        let (mut slot_word, mut slot_bits, mut color_bits) = (Vec::new(), Vec::new(), Vec::new());
+        // Per item with bits per color: (color, offset), sorted by color.
+        let mut colors_of: Vec<Vec<(u32, u32)>> = vec![Vec::new(); n];
+        for (k, s) in span.iter_mut().enumerate() {
+            let entries = &list[s.list_start as usize..s.list_end as usize];
+            let colors = &list_color[s.list_start as usize..s.list_end as usize];
+            let mut words: Vec<u32> = entries.iter().map(|&o| o / 64).collect();
+            words.dedup();
+            s.slot_start = slot_word.len() as u32;
+            if entries.len() < LIST_PER_SLOT * words.len() {
+                s.slot_end = s.slot_start;
+                continue;
+            }
+            for (j, &o) in entries.iter().enumerate() {
+                if j == 0 || o / 64 != entries[j - 1] / 64 {
+                    slot_word.push(o / 64);
+                    slot_bits.push(0);
+                }
+                let last = slot_bits.len() - 1;
+                slot_bits[last] |= 1 << (o % 64);
+            }
+            s.slot_end = slot_word.len() as u32;
+            if k < n1 as usize || colors.iter().all(|&c| c == 0) {
+                continue;
+            }
+            let mut distinct: Vec<u32> = colors.iter().copied().filter(|&c| c != 0).collect();
+            distinct.sort_unstable();
+            distinct.dedup();
+            if distinct.len() * words.len() > SLOTS_PER_ENTRY * entries.len() {
+                continue;
+            }
+            for &c in &distinct {
+                colors_of[k].push((c, color_bits.len() as u32));
+                color_bits.resize(color_bits.len() + words.len(), 0);
+            }
+            // One pass over the list: entry j's slot advances with its word.
+            let mut slot = 0;
+            for (j, (&o, &c)) in entries.iter().zip(colors).enumerate() {
+                if j > 0 && o / 64 != entries[j - 1] / 64 {
+                    slot += 1;
+                }
+                if c != 0 {
+                    let at = colors_of[k]
+                        .binary_search_by_key(&c, |&(c, _)| c)
+                        .unwrap_or(0);
+                    let off = colors_of[k][at].1 as usize;
+                    color_bits[off + slot] |= 1 << (o % 64);
+                }
+            }
+            // Keep the complement within the item's slots: the options
+            // that clash with each color.
+            for &(_, off) in &colors_of[k] {
+                for j in 0..words.len() {
+                    let bits = slot_bits[s.slot_start as usize + j];
+                    color_bits[off as usize + j] ^= bits;
+                }
+            }
+        }
+        let entry_bits = entry_item
+            .iter()
+            .zip(&entry_color)
+            .map(|(&k, &c)| {
+                let colors = &colors_of[k as usize];
+                match colors.binary_search_by_key(&c, |&(c, _)| c) {
+                    Ok(at) if c != 0 => colors[at].1,
+                    _ => NONE,
+                }
+            })
+            .collect();
+        let mut avail = vec![0u64; w];
+        for o in 0..n_opts {
+            avail[o / 64] |= 1 << (o % 64);
+        }
+        let count = (0..n1 as usize)
+            .map(|k| span[k].list_end - span[k].list_start)
+            .collect();
+        let mut open = vec![0u64; (n1 as usize).div_ceil(64).max(1)];
+        for k in 0..n1 as usize {
+            open[k / 64] |= 1 << (k % 64);
+        }
+        Sparse {
+            avail,
+            count,
+            open,
+            n_open: n1,
+            span,
+            slot_word,
+            slot_bits,
+            list,
+            list_color,
+            clash_bits: color_bits,
+            option_start,
+            entry_item,
+            entry_color,
+            entry_bits,
+            primary_start,
+            primary,
+            fixed: vec![0; n - n1 as usize],
+            trail: vec![(0, 0); n_opts + n + 1],
+            trail_len: 0,
+            cand: vec![0; n_opts + 1],
+            cand_len: 0,
+            n1,
+            item_id,
+            index_of,
+            dead: NONE,
+            stop: true,
+        }
+    }
+
+    /// Pushes `entry` on the trail.
+    #[inline(always)]
+    fn save(&mut self, wd: u32, old: u64) {
+        *self.trail.at_mut(self.trail_len) = (wd, old);
+        self.trail_len += 1;
+    }
+
+    /// Pushes option `o` on the candidate stack.
+    #[inline(always)]
+    fn push_cand(&mut self, o: u32) {
+        *self.cand.at_mut(self.cand_len) = o;
+        self.cand_len += 1;
+    }
+
+    #[inline(always)]
+    fn is_avail(&self, o: u32) -> bool {
+        self.avail.at(o / 64) >> (o % 64) & 1 != 0
+    }
+
+    #[inline(always)]
+    fn close(&mut self, k: u32) {
+        *self.open.at_mut(k / 64) &= !(1 << (k % 64));
+        self.n_open -= 1;
+    }
+
+    #[inline(always)]
+    fn reopen(&mut self, k: u32) {
+        *self.open.at_mut(k / 64) |= 1 << (k % 64);
+        self.n_open += 1;
+    }
+
+    #[inline(always)]
+    fn item_open(&self, k: u32) -> bool {
+        self.open.at(k / 64) >> (k % 64) & 1 != 0
+    }
+
+    /// Removes the options `rem` (all available) of word `wd`, saving the
+    /// word and lowering the counts of their primary items. With `check`,
+    /// notes an open primary item left with none in `dead`.
+    #[inline(always)]
+    fn remove(&mut self, wd: u32, mut rem: u64, check: bool) {
+        let old = self.avail.at(wd);
+        self.save(wd, old);
+        *self.avail.at_mut(wd) = old & !rem;
+        while rem != 0 {
+            let o = wd * 64 + rem.trailing_zeros();
+            rem &= rem - 1;
+            let (a, b) = (self.primary_start.at(o), self.primary_start.at(o + 1));
+            for j in a..b {
+                let p = self.primary.at(j);
+                let c = self.count.at_mut(p);
+                *c -= 1;
+                if check && *c == 0 && self.item_open(p) {
+                    self.dead = p;
+                }
+            }
+        }
+    }
+
+    /// Removes every available option of item `k`; with `cand`, lists them
+    /// on the candidate stack first. A primary item stops once its count
+    /// is zero.
+    #[inline(always)]
+    fn remove_all(&mut self, k: u32, cand: bool, check: bool) {
+        let s = self.span.at(k);
+        let primary = k < self.n1;
+        if primary && self.count.at(k) == 0 {
+            return;
+        }
+        if s.slot_start < s.slot_end {
+            for j in s.slot_start..s.slot_end {
+                let wd = self.slot_word.at(j);
+                let rem = self.avail.at(wd) & self.slot_bits.at(j);
+                if rem != 0 {
+                    if cand {
+                        let mut m = rem;
+                        while m != 0 {
+                            self.push_cand(wd * 64 + m.trailing_zeros());
+                            m &= m - 1;
+                        }
+                    }
+                    self.remove(wd, rem, check);
+                    if primary && self.count.at(k) == 0 {
+                        return;
+                    }
+                }
+            }
+        } else {
+            for j in s.list_start..s.list_end {
+                let o = self.list.at(j);
+                if self.is_avail(o) {
+                    if cand {
+                        self.push_cand(o);
+                    }
+                    self.remove(o / 64, 1 << (o % 64), check);
+                    if primary && self.count.at(k) == 0 {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Removes the available options of secondary item `k` that do not
+    /// give it color `c` (nonzero), whose clash bits start at `bits` in
+    /// `clash_bits` ([`NONE`]: walk the list).
+    #[inline(always)]
+    fn purify(&mut self, k: u32, c: u32, bits: u32) {
+        // A second option with this color removes nothing new.
+        let f = self.fixed.at_mut(k - self.n1);
+        if *f == c {
+            return;
+        }
+        *f = c;
+        self.save(FIXED + k, 0);
+        let s = self.span.at(k);
+        if bits != NONE {
+            for j in 0..s.slot_end - s.slot_start {
+                let wd = self.slot_word.at(s.slot_start + j);
+                let rem = self.avail.at(wd) & self.clash_bits.at(bits + j);
+                if rem != 0 {
+                    self.remove(wd, rem, self.stop);
+                }
+            }
+        } else {
+            for j in s.list_start..s.list_end {
+                let o = self.list.at(j);
+                if self.list_color.at(j) != c && self.is_avail(o) {
+                    self.remove(o / 64, 1 << (o % 64), self.stop);
+                }
+            }
+        }
+    }
+
+    /// Commits option `o`, reached by item `i`: closes its other primary
+    /// items and removes the options that clash with it.
+    #[inline(always)]
+    fn commit(&mut self, o: u32, i: u32) {
+        let (a, b) = (self.primary_start.at(o), self.primary_start.at(o + 1));
+        for j in a..b {
+            let p = self.primary.at(j);
+            if p != i {
+                self.close(p);
+            }
+        }
+        let (a, b) = (self.option_start.at(o), self.option_start.at(o + 1));
+        for j in a..b {
+            let k = self.entry_item.at(j);
+            if k == i {
+                continue;
+            }
+            let c = self.entry_color.at(j);
+            if c == 0 {
+                self.remove_all(k, false, self.stop);
+            } else {
+                self.purify(k, c, self.entry_bits.at(j));
+            }
+            if self.dead != NONE {
+                return;
+            }
+        }
+    }
+
+    /// Reopens the primary items of option `o` other than `i`.
+    #[inline(always)]
+    fn uncommit(&mut self, o: u32, i: u32) {
+        let (a, b) = (self.primary_start.at(o), self.primary_start.at(o + 1));
+        for j in a..b {
+            let p = self.primary.at(j);
+            if p != i {
+                self.reopen(p);
+            }
+        }
+    }
+
+    /// Pops the trail back to `mark`, giving back the options removed since.
+    #[inline(always)]
+    fn restore(&mut self, mark: u32) {
+        while self.trail_len > mark {
+            self.trail_len -= 1;
+            let (wd, old) = self.trail.at(self.trail_len);
+            if wd & FIXED != 0 {
+                *self.fixed.at_mut(wd - FIXED - self.n1) = 0;
+                continue;
+            }
+            let mut back = old & !self.avail.at(wd);
+            *self.avail.at_mut(wd) = old;
+            while back != 0 {
+                let o = wd * 64 + back.trailing_zeros();
+                back &= back - 1;
+                let (a, b) = (self.primary_start.at(o), self.primary_start.at(o + 1));
+                for j in a..b {
+                    *self.count.at_mut(self.primary.at(j)) += 1;
+                }
+            }
+        }
+        self.dead = NONE;
+    }
+
+    #[cfg(feature = "debug-checks")]
+    fn check(&self) -> Result<(), String> {
+        for p in 0..self.n1 {
+            let s = self.span[p as usize];
+            let live = (s.list_start..s.list_end)
+                .filter(|&j| self.is_avail(self.list[j as usize]))
+                .count() as u32;
+            if live != self.count[p as usize] {
+                return Err(format!(
+                    "item {p}: count {} for {live} options",
+                    self.count[p as usize]
+                ));
+            }
+        }
+        let open = (0..self.n1).filter(|&p| self.item_open(p)).count() as u32;
+        if open != self.n_open {
+            return Err(format!("{open} open items counted as {}", self.n_open));
+        }
+        Ok(())
+    }
+}
+
+/// What a level of the search keeps: trail marks before its item was
+/// covered and right after, where its candidates start, and the option it
+/// has committed ([`NONE`]: none).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Level {
+    before: u32,
+    covered: u32,
+    cand: u32,
+    current: u32,
+    entered: bool,
+}
+
+impl Default for Level {
+    fn default() -> Self {
+        Level {
+            before: 0,
+            covered: 0,
+            cand: 0,
+            current: NONE,
+            entered: false,
+        }
+    }
+}
+
+impl Structure for Sparse {
+    type Level = Level;
+
+    fn updates(&self) -> u64 {
+        0
+    }
+
+    fn set_updates(&mut self, _updates: u64) {}
+
+    #[inline(always)]
+    fn primaries_left(&mut self) -> u32 {
+        self.n_open.min(2)
+    }
+
+    #[inline(always)]
+    fn choose(&mut self, rng: &mut Option<u64>, enough: u32) -> u32 {
+        if self.dead != NONE {
+            return self.dead;
+        }
+        let mut best = 0;
+        let mut t = u32::MAX;
+        let mut ties = 0u64;
+        'scan: for k in 0..self.open.len() as u32 {
+            let mut word = self.open.at(k);
+            while word != 0 {
+                let p = k * 64 + word.trailing_zeros();
+                word &= word - 1;
+                let s = self.count.at(p);
+                match rng {
+                    None => {
+                        if s < t {
+                            best = p;
+                            t = s;
+                            if t <= enough {
+                                break 'scan;
+                            }
+                        }
+                    }
+                    Some(state) => {
+                        if s < t {
+                            best = p;
+                            t = s;
+                            ties = 1;
+                        } else if s == t {
+                            ties += 1;
+                            if next_random(state) % ties == 0 {
+                                best = p;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    #[inline(always)]
+    fn len(&self, item: u32) -> u32 {
+        self.count.at(item)
+    }
+
+    fn enter(&mut self, frame: &mut Frame<Level>) {
+        let i = frame.item;
+        frame.state = Level {
+            before: self.trail_len,
+            cand: self.cand_len,
+            entered: true,
+            ..Level::default()
+        };
+        self.close(i);
+        self.remove_all(i, true, false);
+        self.dead = NONE;
+        frame.state.covered = self.trail_len;
+    }
+
+    #[inline(always)]
+    fn next_option(&mut self, frame: &mut Frame<Level>) -> Option<u32> {
+        let i = frame.item;
+        if frame.state.current != NONE {
+            self.restore(frame.state.covered);
+            self.uncommit(frame.state.current, i);
+            frame.state.current = NONE;
+        }
+        if frame.k == frame.d {
+            self.leave(frame);
+            return None;
+        }
+        let o = self.cand.at(frame.state.cand + frame.k);
+        frame.k += 1;
+        frame.state.current = o;
+        self.commit(o, i);
+        Some(o)
+    }
+
+    fn leave(&mut self, frame: &mut Frame<Level>) {
+        let i = frame.item;
+        if frame.state.current != NONE {
+            self.uncommit(frame.state.current, i);
+            frame.state.current = NONE;
+        }
+        if frame.state.entered {
+            self.restore(frame.state.before);
+            self.reopen(i);
+            self.cand_len = frame.state.cand;
+            frame.state.entered = false;
+        }
+        frame.k = frame.d;
+    }
+
+    fn set_full_commits(&mut self, on: bool) {
+        self.stop = !on;
+    }
+
+    fn option_of(&self, node: u32) -> OptionId {
+        OptionId(node)
+    }
+
+    fn item_id(&self, item: u32) -> crate::ItemId {
+        crate::ItemId(self.item_id[item as usize])
+    }
+
+    fn index_of(&self, item: crate::ItemId) -> u32 {
+        self.index_of[item.index()]
+    }
+
+    fn is_open(&mut self, item: u32) -> bool {
+        item < self.n1 && self.item_open(item)
+    }
+
+    fn debug_check(&self) -> Result<(), String> {
+        #[cfg(feature = "debug-checks")]
+        {
+            self.check()
+        }
+        #[cfg(not(feature = "debug-checks"))]
+        {
+            Ok(())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A problem whose items have slots, lists, bits per color, and colors
+    /// walked on lists.
+    fn layout_problem() -> Problem<String> {
+        let mut text = String::from("p0 p1 p2 | s0 s1\n");
+        for o in 0..300 {
+            let mut line = format!("p{}", o % 3);
+            if o % 2 == 0 {
+                line += &format!(" s0:{}", ["a", "b", "c"][o % 3]);
+            }
+            if o % 5 == 0 {
+                line += &format!(" s1:c{o}");
+            }
+            text += &line;
+            text.push('\n');
+        }
+        crate::format::parse_dlx(&text).unwrap()
+    }
+
+    #[test]
+    fn layout_keeps_slots_and_color_bits_where_they_pay() {
+        let p = layout_problem();
+        let s = Sparse::new(&p);
+        // p0..p2: 100 options each over 5 words: slots.
+        for k in 0..3 {
+            let sp = s.span[k];
+            assert_eq!(sp.slot_end - sp.slot_start, 5);
+        }
+        // s0: 150 options over 5 words, 3 colors: bits per color.
+        let s0 = s.index_of[p.item_by_name("s0").unwrap().index()];
+        assert!(s.span[s0 as usize].slot_end > s.span[s0 as usize].slot_start);
+        let e = s.entry_item.iter().position(|&k| k == s0).unwrap();
+        assert_ne!(s.entry_bits[e], NONE);
+        // s1: 60 options over 5 words, 60 colors: slots, colors on its list.
+        let s1 = s.index_of[p.item_by_name("s1").unwrap().index()];
+        let e = s.entry_item.iter().position(|&k| k == s1).unwrap();
+        assert_eq!(s.entry_bits[e], NONE);
+    }
+}
