@@ -456,7 +456,8 @@ pub struct SearchArgs {
     pub profile: bool,
 
     /// Search representation: dancing links, dancing cells, bitsets, item
-    /// masks, or chosen by the problem's shape. All explore the same tree.
+    /// masks, sparse bitsets, or chosen by the problem's shape. All explore
+    /// the same tree.
     #[arg(long, value_enum, value_name = "ENGINE", default_value_t = EngineArg::Auto)]
     pub engine: EngineArg,
 }
@@ -510,8 +511,8 @@ pub enum EngineArg {
     /// Bitsets for small problems (at most 64 primary items and 512
     /// options); else item masks when they suit the problem (no colors,
     /// items of at most 64 options, options of at most 8 items); else
-    /// bitsets up to 4096
-    /// options; beyond, cells for long options (5+ items on average), links
+    /// bitsets up to 4096 options; beyond, sparse bitsets for problems with
+    /// colors, cells for long options (3+ items on average), links
     /// otherwise.
     Auto,
     /// Dancing links.

@@ -2,7 +2,7 @@
 //! of them.
 //!
 //! The search loop ([`crate::Solver`]) walks one tree, Algorithm X/C's, on
-//! any of four representations of the items and options still in play:
+//! any of five representations of the items and options still in play:
 //!
 //! ```text
 //!                 ┌──────────────────────────────┐
@@ -10,18 +10,20 @@
 //!   (levels,      │ + its own stack of frames    │
 //!    budgets,     └──────────────┬───────────────┘
 //!    stats)                      │ Structure
-//!       ┌───────────────┬────────┴──────┬───────────────┐
-//!   links.rs        cells.rs        bits.rs         masks.rs
-//!   dancing links   dancing cells   bitsets         item masks
-//!   (DLX1/DLX2)     (SSXC)          (few options)   (short options,
-//!                                                    few per item)
+//!       ┌─────────────┬──────────┼────────────┬──────────────┐
+//!   links.rs      cells.rs    bits.rs      masks.rs       sparse.rs
+//!   dancing links dancing     bitsets      item masks     sparse bitsets
+//!   (DLX1/DLX2)   cells       (few         (short         (large, with
+//!                 (SSXC)      options)     options, few   colors)
+//!                                          per item)
 //! ```
 //!
 //! A level of the search is a [`Frame`]: the item branched on and the
 //! position `k` of `d` among its options, which the loop reads (for
 //! progress and traces), and the representation's own [`Structure::Level`]:
 //! what it needs to try the next option and undo the last one (a node of
-//! the links, two trail marks, a bit position, an untried-options word).
+//! the links, two trail marks, a bit position, an untried-options word,
+//! marks into a trail and a candidate stack).
 //! Each built structure keeps its own stack of frames of its own type, as
 //! an engine keeps its own cache, so no frame carries another
 //! representation's fields.
@@ -55,10 +57,13 @@ pub enum Engine {
     /// (at most 64 primary items and 512 options); else [`Engine::Masks`]
     /// when the problem fits item masks and one cell per item takes at most
     /// 16 KiB; else [`Engine::Bits`] for up to 4096 options (and at most 8 MiB of bitset
-    /// rows); else [`Engine::Cells`] when options have 3 or more items on
-    /// average; else [`Engine::Links`]. Cells beat links on options of 3
-    /// items and more (undoing costs them almost nothing) and lose on
-    /// pairs; the engines' times are in DESIGN.md, "Four representations".
+    /// rows); else [`Engine::Sparse`] for problems with colors; else
+    /// [`Engine::Cells`] when options have 3 or more items on average; else
+    /// [`Engine::Links`]. Sparse bitsets purify a colored item a word at a
+    /// time and keep no count for secondary items; cells beat links on
+    /// options of 3 items and more (undoing costs them almost nothing) and
+    /// lose on pairs; the engines' times are in DESIGN.md, "Four
+    /// representations" and "Sparse bitsets".
     #[default]
     Auto,
     /// Dancing cells: sparse sets with a trail (Knuth's SSXC programs).
@@ -103,6 +108,7 @@ impl Engine {
             Engine::Auto if bits::small(problem) && bits::fits(problem) => Engine::Bits,
             Engine::Auto if masks::suits(problem) => Engine::Masks,
             Engine::Auto if bits::fits(problem) => Engine::Bits,
+            Engine::Auto if problem.has_colors() && sparse::fits(problem) => Engine::Sparse,
             Engine::Auto if problem.num_entries() >= 3 * problem.num_options() => Engine::Cells,
             Engine::Auto => Engine::Links,
             Engine::Masks if !masks::fits(problem) => Engine::Links,
@@ -262,7 +268,8 @@ pub(crate) fn next_random(state: &mut u64) -> u64 {
 pub(crate) enum Backend {
     Bits(Bits, Vec<Frame<<Bits as Structure>::Level>>),
     Cells(Cells, Vec<Frame<<Cells as Structure>::Level>>),
-    Sparse(Sparse, Vec<Frame<<Sparse as Structure>::Level>>),
+    /// Boxed: the structure is some twenty vectors.
+    Sparse(Box<Sparse>, Vec<Frame<<Sparse as Structure>::Level>>),
     Masks(Masks<u128>, Vec<Frame<masks::Level>>),
     Masks32(Masks<u64>, Vec<Frame<masks::Level>>),
     Masks16(Masks<u32>, Vec<Frame<masks::Level>>),
@@ -283,7 +290,10 @@ macro_rules! with_structure {
         match $backend {
             $crate::repr::Backend::Bits($s, $f) => $body,
             $crate::repr::Backend::Cells($s, $f) => $body,
-            $crate::repr::Backend::Sparse($s, $f) => $body,
+            $crate::repr::Backend::Sparse(b, $f) => {
+                let $s = &mut **b;
+                $body
+            }
             $crate::repr::Backend::Masks($s, $f) => $body,
             $crate::repr::Backend::Masks32($s, $f) => $body,
             $crate::repr::Backend::Masks16($s, $f) => $body,
@@ -307,7 +317,7 @@ impl Backend {
         match engine.resolve(problem) {
             Engine::Bits => Backend::Bits(Bits::new(problem), Vec::new()),
             Engine::Cells => Backend::Cells(Cells::new(problem), Vec::new()),
-            Engine::Sparse => Backend::Sparse(Sparse::new(problem), Vec::new()),
+            Engine::Sparse => Backend::Sparse(Box::new(Sparse::new(problem)), Vec::new()),
             Engine::Masks => match masks::cell_bits(problem) {
                 32 => Backend::Masks16(Masks::new(problem), Vec::new()),
                 64 => Backend::Masks32(Masks::new(problem), Vec::new()),

@@ -27,6 +27,24 @@ use crate::unchecked::At;
 /// No item ran out; no option committed.
 const NONE: u32 = u32::MAX;
 
+/// Marks a covered primary item in its count.
+const CLOSED: u32 = 1 << 31;
+
+/// The most primary items for which the branching rule reads every count
+/// (a pass for the least, a pass for the first that low, both over plain
+/// `u32`s); with more, it walks the bits of the open items.
+/// PERF: de-bruijn-3-4-7 (140 primary items); see DESIGN.md, "Sparse
+/// bitsets".
+const SCAN_ALL: u32 = 1024;
+
+/// The most primary items for which each level keeps copies of the
+/// counts (as they were before its item was covered, and right after), so
+/// that undoing copies them back instead of raising the count of each
+/// option that comes back.
+/// PERF: de-bruijn-3-4-7 (140 primary items); see DESIGN.md, "Sparse
+/// bitsets".
+const SNAP_ITEMS: u32 = 256;
+
 /// Marks a trail entry that fixed the color of the secondary item below
 /// it (word indices stay below `2^26`).
 const FIXED: u32 = 1 << 31;
@@ -55,9 +73,11 @@ struct Span {
 pub(crate) struct Sparse {
     /// Available options, one bit each.
     avail: Vec<u64>,
-    /// Per primary item: its available options.
+    /// Per primary item: its available options, with [`CLOSED`] set once
+    /// it is covered.
     count: Vec<u32>,
-    /// Primary items still to cover, one bit each.
+    /// Primary items still to cover, one bit each; kept only past
+    /// [`SCAN_ALL`] primary items.
     open: Vec<u64>,
     /// How many bits of `open` are set.
     n_open: u32,
@@ -96,6 +116,11 @@ pub(crate) struct Sparse {
     /// most, so one per option suffices.
     cand: Vec<u32>,
     cand_len: u32,
+    /// Up to [`SNAP_ITEMS`] primary items: per level, two copies of
+    /// `count` (before its item was covered, and right after); the first
+    /// `snap_len` are in use. A level covers an item, so `n1` levels at most.
+    snap: Vec<u32>,
+    snap_len: u32,
     /// Number of primary items: items `0..n1` are primary.
     n1: u32,
     /// Item index → item id.
@@ -244,9 +269,12 @@ impl Sparse {
         let count = (0..n1 as usize)
             .map(|k| span[k].list_end - span[k].list_start)
             .collect();
-        let mut open = vec![0u64; (n1 as usize).div_ceil(64).max(1)];
-        for k in 0..n1 as usize {
-            open[k / 64] |= 1 << (k % 64);
+        let mut open = Vec::new();
+        if n1 > SCAN_ALL {
+            open = vec![0u64; (n1 as usize).div_ceil(64)];
+            for k in 0..n1 as usize {
+                open[k / 64] |= 1 << (k % 64);
+            }
         }
         Sparse {
             avail,
@@ -270,6 +298,12 @@ impl Sparse {
             trail_len: 0,
             cand: vec![0; n_opts + 1],
             cand_len: 0,
+            snap: if n1 <= SNAP_ITEMS {
+                vec![0; 2 * n1 as usize * (n1 as usize + 1)]
+            } else {
+                Vec::new()
+            },
+            snap_len: 0,
             n1,
             item_id,
             index_of,
@@ -299,24 +333,26 @@ impl Sparse {
 
     #[inline(always)]
     fn close(&mut self, k: u32) {
-        *self.open.at_mut(k / 64) &= !(1 << (k % 64));
+        *self.count.at_mut(k) |= CLOSED;
+        if self.n1 > SCAN_ALL {
+            *self.open.at_mut(k / 64) &= !(1 << (k % 64));
+        }
         self.n_open -= 1;
     }
 
     #[inline(always)]
     fn reopen(&mut self, k: u32) {
-        *self.open.at_mut(k / 64) |= 1 << (k % 64);
+        *self.count.at_mut(k) &= !CLOSED;
+        if self.n1 > SCAN_ALL {
+            *self.open.at_mut(k / 64) |= 1 << (k % 64);
+        }
         self.n_open += 1;
-    }
-
-    #[inline(always)]
-    fn item_open(&self, k: u32) -> bool {
-        self.open.at(k / 64) >> (k % 64) & 1 != 0
     }
 
     /// Removes the options `rem` (all available) of word `wd`, saving the
     /// word and lowering the counts of their primary items. With `check`,
-    /// notes an open primary item left with none in `dead`.
+    /// notes an open primary item left with none in `dead` (a covered one
+    /// keeps [`CLOSED`] in its count, so never reads zero).
     #[inline(always)]
     fn remove(&mut self, wd: u32, mut rem: u64, check: bool) {
         let old = self.avail.at(wd);
@@ -330,7 +366,7 @@ impl Sparse {
                 let p = self.primary.at(j);
                 let c = self.count.at_mut(p);
                 *c -= 1;
-                if check && *c == 0 && self.item_open(p) {
+                if check && *c == 0 {
                     self.dead = p;
                 }
             }
@@ -344,7 +380,7 @@ impl Sparse {
     fn remove_all(&mut self, k: u32, cand: bool, check: bool) {
         let s = self.span.at(k);
         let primary = k < self.n1;
-        if primary && self.count.at(k) == 0 {
+        if primary && self.count.at(k) & !CLOSED == 0 {
             return;
         }
         if s.slot_start < s.slot_end {
@@ -360,7 +396,7 @@ impl Sparse {
                         }
                     }
                     self.remove(wd, rem, check);
-                    if primary && self.count.at(k) == 0 {
+                    if primary && self.count.at(k) & !CLOSED == 0 {
                         return;
                     }
                 }
@@ -373,7 +409,7 @@ impl Sparse {
                         self.push_cand(o);
                     }
                     self.remove(o / 64, 1 << (o % 64), check);
-                    if primary && self.count.at(k) == 0 {
+                    if primary && self.count.at(k) & !CLOSED == 0 {
                         return;
                     }
                 }
@@ -453,9 +489,25 @@ impl Sparse {
         }
     }
 
-    /// Pops the trail back to `mark`, giving back the options removed since.
+    /// Copies `count` to the snapshots at `at`.
+    #[inline(always)]
+    fn snap_counts(&mut self, at: u32) {
+        let n1 = self.n1 as usize;
+        self.snap[at as usize..][..n1].copy_from_slice(&self.count);
+    }
+
+    /// Copies the snapshot at `at` back to `count`.
+    #[inline(always)]
+    fn unsnap_counts(&mut self, at: u32) {
+        let n1 = self.n1 as usize;
+        self.count.copy_from_slice(&self.snap[at as usize..][..n1]);
+    }
+
+    /// Pops the trail back to `mark`, giving back the options removed since
+    /// (their counts too, unless snapshots keep them).
     #[inline(always)]
     fn restore(&mut self, mark: u32) {
+        let counts = self.snap.is_empty();
         while self.trail_len > mark {
             self.trail_len -= 1;
             let (wd, old) = self.trail.at(self.trail_len);
@@ -465,6 +517,9 @@ impl Sparse {
             }
             let mut back = old & !self.avail.at(wd);
             *self.avail.at_mut(wd) = old;
+            if !counts {
+                continue;
+            }
             while back != 0 {
                 let o = wd * 64 + back.trailing_zeros();
                 back &= back - 1;
@@ -479,19 +534,23 @@ impl Sparse {
 
     #[cfg(feature = "debug-checks")]
     fn check(&self) -> Result<(), String> {
+        let is_avail = |o: u32| self.avail[o as usize / 64] >> (o % 64) & 1 != 0;
+        let is_open = |p: u32| self.count[p as usize] & CLOSED == 0;
         for p in 0..self.n1 {
             let s = self.span[p as usize];
             let live = (s.list_start..s.list_end)
-                .filter(|&j| self.is_avail(self.list[j as usize]))
+                .filter(|&j| is_avail(self.list[j as usize]))
                 .count() as u32;
-            if live != self.count[p as usize] {
-                return Err(format!(
-                    "item {p}: count {} for {live} options",
-                    self.count[p as usize]
-                ));
+            let count = self.count[p as usize] & !CLOSED;
+            if live != count {
+                return Err(format!("item {p}: count {count} for {live} options"));
+            }
+            if self.n1 > SCAN_ALL && (self.open[p as usize / 64] >> (p % 64) & 1 != 0) != is_open(p)
+            {
+                return Err(format!("item {p}: open bit and count disagree"));
             }
         }
-        let open = (0..self.n1).filter(|&p| self.item_open(p)).count() as u32;
+        let open = (0..self.n1).filter(|&p| is_open(p)).count() as u32;
         if open != self.n_open {
             return Err(format!("{open} open items counted as {}", self.n_open));
         }
@@ -500,13 +559,14 @@ impl Sparse {
 }
 
 /// What a level of the search keeps: trail marks before its item was
-/// covered and right after, where its candidates start, and the option it
-/// has committed ([`NONE`]: none).
+/// covered and right after, where its candidates and its snapshots of the
+/// counts start, and the option it has committed ([`NONE`]: none).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Level {
     before: u32,
     covered: u32,
     cand: u32,
+    snap: u32,
     current: u32,
     entered: bool,
 }
@@ -517,8 +577,26 @@ impl Default for Level {
             before: 0,
             covered: 0,
             cand: 0,
+            snap: 0,
             current: NONE,
             entered: false,
+        }
+    }
+}
+
+/// One step of a random choice among the items of fewest options: item
+/// `p` with `s` options against the best so far (`best` with `t`, one of
+/// `ties` equals).
+#[inline(always)]
+fn pick(p: u32, s: u32, best: &mut u32, t: &mut u32, ties: &mut u64, state: &mut u64) {
+    if s < *t {
+        *best = p;
+        *t = s;
+        *ties = 1;
+    } else if s == *t {
+        *ties += 1;
+        if next_random(state) % *ties == 0 {
+            *best = p;
         }
     }
 }
@@ -542,6 +620,28 @@ impl Structure for Sparse {
         if self.dead != NONE {
             return self.dead;
         }
+        if self.n1 <= SCAN_ALL {
+            let counts = &self.count[..];
+            let Some(state) = rng else {
+                // Covered items read at least CLOSED: never the least.
+                let least = counts.iter().fold(u32::MAX, |m, &c| m.min(c));
+                let target = least.max(enough);
+                for (j, chunk) in counts.chunks(16).enumerate() {
+                    if chunk.iter().fold(false, |a, &c| a | (c <= target)) {
+                        let i = chunk.iter().position(|&c| c <= target).unwrap_or(0);
+                        return (j * 16 + i) as u32;
+                    }
+                }
+                return 0;
+            };
+            let (mut best, mut t, mut ties) = (0, u32::MAX, 0u64);
+            for (p, &s) in counts.iter().enumerate() {
+                if s & CLOSED == 0 {
+                    pick(p as u32, s, &mut best, &mut t, &mut ties, state);
+                }
+            }
+            return best;
+        }
         let mut best = 0;
         let mut t = u32::MAX;
         let mut ties = 0u64;
@@ -561,18 +661,7 @@ impl Structure for Sparse {
                             }
                         }
                     }
-                    Some(state) => {
-                        if s < t {
-                            best = p;
-                            t = s;
-                            ties = 1;
-                        } else if s == t {
-                            ties += 1;
-                            if next_random(state) % ties == 0 {
-                                best = p;
-                            }
-                        }
-                    }
+                    Some(state) => pick(p, s, &mut best, &mut t, &mut ties, state),
                 }
             }
         }
@@ -581,7 +670,7 @@ impl Structure for Sparse {
 
     #[inline(always)]
     fn len(&self, item: u32) -> u32 {
-        self.count.at(item)
+        self.count.at(item) & !CLOSED
     }
 
     fn enter(&mut self, frame: &mut Frame<Level>) {
@@ -589,13 +678,22 @@ impl Structure for Sparse {
         frame.state = Level {
             before: self.trail_len,
             cand: self.cand_len,
+            snap: self.snap_len,
             entered: true,
             ..Level::default()
         };
+        let snaps = !self.snap.is_empty();
+        if snaps {
+            self.snap_counts(self.snap_len);
+            self.snap_len += 2 * self.n1;
+        }
         self.close(i);
         self.remove_all(i, true, false);
         self.dead = NONE;
         frame.state.covered = self.trail_len;
+        if snaps {
+            self.snap_counts(frame.state.snap + self.n1);
+        }
     }
 
     #[inline(always)]
@@ -603,6 +701,9 @@ impl Structure for Sparse {
         let i = frame.item;
         if frame.state.current != NONE {
             self.restore(frame.state.covered);
+            if !self.snap.is_empty() {
+                self.unsnap_counts(frame.state.snap + self.n1);
+            }
             self.uncommit(frame.state.current, i);
             frame.state.current = NONE;
         }
@@ -625,6 +726,10 @@ impl Structure for Sparse {
         }
         if frame.state.entered {
             self.restore(frame.state.before);
+            if !self.snap.is_empty() {
+                self.unsnap_counts(frame.state.snap);
+                self.snap_len = frame.state.snap;
+            }
             self.reopen(i);
             self.cand_len = frame.state.cand;
             frame.state.entered = false;
@@ -649,7 +754,7 @@ impl Structure for Sparse {
     }
 
     fn is_open(&mut self, item: u32) -> bool {
-        item < self.n1 && self.item_open(item)
+        item < self.n1 && self.count[item as usize] & CLOSED == 0
     }
 
     fn debug_check(&self) -> Result<(), String> {
@@ -704,5 +809,31 @@ mod tests {
         let s1 = s.index_of[p.item_by_name("s1").unwrap().index()];
         let e = s.entry_item.iter().position(|&k| k == s1).unwrap();
         assert_eq!(s.entry_bits[e], NONE);
+    }
+
+    #[test]
+    fn many_primary_items_walk_the_tree_of_dancing_links() {
+        // Past SCAN_ALL primary items the branching rule walks the bits of
+        // the open items: 1,100 items, each alone or, for the first 20, in
+        // pairs, with a colored secondary item on the pairs.
+        let n = 1100;
+        let mut text: String = (0..n).map(|i| format!("p{i} ")).collect();
+        text.push_str("| s\n");
+        for i in 0..n {
+            text += &format!("p{i}\n");
+        }
+        for k in 0..10 {
+            text += &format!("p{} p{} s:{}\n", 2 * k, 2 * k + 1, k % 2);
+        }
+        let p = crate::format::parse_dlx(&text).unwrap();
+        assert!(p.num_primary() as u32 > SCAN_ALL);
+        let mut links = crate::Solver::new(&p).engine(crate::Engine::Links);
+        let want = links.count().solutions;
+        let mut sparse = crate::Solver::new(&p).engine(crate::Engine::Sparse);
+        assert_eq!(sparse.count().solutions, want);
+        assert_eq!(sparse.stats().nodes, links.stats().nodes);
+        // The pairs taken all share a color: none, or a nonempty subset
+        // of the five of either color.
+        assert_eq!(want, 1 + 2 * 31);
     }
 }

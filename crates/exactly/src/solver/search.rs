@@ -305,7 +305,7 @@ impl<'p, L> Solver<'p, L> {
                 crate::repr::bits::dispatch!(b, s => self.search_popcnt(s, f, mode, visit))
             }
             Backend::Cells(c, f) => self.search(c, f, mode, visit),
-            Backend::Sparse(s, f) => self.search(s, f, mode, visit),
+            Backend::Sparse(s, f) => self.search_avx2(&mut **s, f, mode, visit),
             Backend::Masks(m, f) => self.search_avx2(m, f, mode, visit),
             Backend::Masks32(m, f) => self.search_avx2(m, f, mode, visit),
             Backend::Masks16(m, f) => self.search_avx2(m, f, mode, visit),
