@@ -90,12 +90,7 @@ pub(crate) struct Cells {
 
 impl Cells {
     pub fn new<L>(problem: &Problem<L>) -> Cells {
-        let mut index_of = vec![0u32; problem.num_items()];
-        let mut item_id = Vec::with_capacity(problem.num_items());
-        for id in problem.items_primary_first() {
-            index_of[id.index()] = item_id.len() as u32;
-            item_id.push(id.index() as u32);
-        }
+        let (index_of, item_id) = super::primary_first(problem);
         let n = item_id.len();
         let n1 = problem.num_primary() as u32;
         // Count each item's options to lay out the segments.

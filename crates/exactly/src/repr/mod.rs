@@ -253,6 +253,18 @@ pub(crate) trait Structure {
     fn debug_check(&self) -> Result<(), String>;
 }
 
+/// Items numbered primary first, each kind in declaration order: item id →
+/// index, and index → item id.
+pub(crate) fn primary_first<L>(problem: &Problem<L>) -> (Vec<u32>, Vec<u32>) {
+    let mut index_of = vec![0u32; problem.num_items()];
+    let mut item_id = Vec::with_capacity(problem.num_items());
+    for id in problem.items_primary_first() {
+        index_of[id.index()] = item_id.len() as u32;
+        item_id.push(id.index() as u32);
+    }
+    (index_of, item_id)
+}
+
 /// One step of xorshift64*.
 #[inline(always)]
 pub(crate) fn next_random(state: &mut u64) -> u64 {

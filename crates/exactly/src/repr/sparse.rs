@@ -145,12 +145,7 @@ impl Sparse {
     pub fn new<L>(problem: &Problem<L>) -> Sparse {
         let n_opts = problem.num_options();
         let w = n_opts.div_ceil(64).max(1);
-        let mut index_of = vec![0u32; problem.num_items()];
-        let mut item_id = Vec::with_capacity(problem.num_items());
-        for id in problem.items_primary_first() {
-            index_of[id.index()] = item_id.len() as u32;
-            item_id.push(id.index() as u32);
-        }
+        let (index_of, item_id) = super::primary_first(problem);
         let n = item_id.len();
         let n1 = problem.num_primary() as u32;
         // Lists, in option order.
