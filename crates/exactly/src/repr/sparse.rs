@@ -9,16 +9,18 @@
 //! branching rule reads; secondary items keep no count, so an option's
 //! secondary items cost nothing when it goes. A colored secondary item also
 //! keeps, per color and where that takes at most four words per entry of
-//! its list, the bits of its options in that color over its slots: the
-//! options that clash with a color are then the item's bits less that
-//! color's.
+//! its list, the bits of its options that clash with that color, laid out
+//! as its slots; once a committed option has fixed its color, another
+//! option of that color skips it.
 //!
-//! Every word changed is saved on a trail (its index and old value) the
-//! first time a step changes it; undoing restores the words and raises
-//! the counts of the options that come back (the bits set in the old value
-//! and clear in the new). The tree is dancing links' (first item of fewest
-//! options, options in the problem's order), and a commit stops once an
-//! active primary item has no options left, as dancing cells do.
+//! Each removal saves the word it changes on a trail (its index and old
+//! value), and each fixed color its item; undoing pops them. With few
+//! primary items each level also keeps copies of the counts, which undoing
+//! copies back; with more, undoing raises the counts of the options that
+//! come back (the bits set in the old value and clear in the current one).
+//! The tree is dancing links' (first item of fewest options, options in
+//! the problem's order), and a commit stops once an open primary item has
+//! no options left, as dancing cells do.
 
 use super::{next_random, Frame, Structure};
 use crate::problem::{OptionId, Problem};
@@ -79,7 +81,7 @@ pub(crate) struct Sparse {
     /// Primary items still to cover, one bit each; kept only past
     /// [`SCAN_ALL`] primary items.
     open: Vec<u64>,
-    /// How many bits of `open` are set.
+    /// How many primary items are still to cover.
     n_open: u32,
     /// Per item (primary items first, each kind in declaration order).
     span: Vec<Span>,
@@ -307,7 +309,7 @@ impl Sparse {
         }
     }
 
-    /// Pushes `entry` on the trail.
+    /// Pushes `(wd, old)` on the trail.
     #[inline(always)]
     fn save(&mut self, wd: u32, old: u64) {
         *self.trail.at_mut(self.trail_len) = (wd, old);
