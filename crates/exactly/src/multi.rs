@@ -539,9 +539,15 @@ impl<'p, L> Search<'p, L> {
     /// that each search compiles its own loop without the test.
     #[inline(always)]
     fn exclude_in<const LISTS: bool>(&mut self, o: u32) {
-        if !self.is_available(o) {
-            return;
+        if self.is_available(o) {
+            self.exclude_available::<LISTS>(o);
         }
+    }
+
+    /// [`exclude_in`](Self::exclude_in) for option `o`, known to be
+    /// available: the walks over bits find only such options.
+    #[inline(always)]
+    fn exclude_available<const LISTS: bool>(&mut self, o: u32) {
         *self.available.at_mut(o >> 6) &= !(1 << (o & 63));
         let (start, end) = (self.option_start.at(o), self.option_start.at(o + 1));
         for k in start..end {
@@ -719,7 +725,7 @@ impl<'p, L> Search<'p, L> {
             while word != 0 {
                 let o = at << 6 | word.trailing_zeros();
                 word &= word - 1;
-                self.exclude_in::<false>(o);
+                self.exclude_available::<false>(o);
             }
             if self.available_count.at(item) == 0 {
                 break;
@@ -738,6 +744,9 @@ impl<'p, L> Search<'p, L> {
         colors: Option<u32>,
         room: u128,
     ) {
+        // Past `u64`, every cost is below `room`; otherwise one `u64`
+        // comparison an option.
+        let (all, room) = (room > u128::from(u64::MAX), room as u64);
         let (start, end) = self.item_slots.at(item);
         for r in start..end {
             let at = self.slot_word.at(r);
@@ -748,8 +757,8 @@ impl<'p, L> Search<'p, L> {
             while word != 0 {
                 let o = at << 6 | word.trailing_zeros();
                 word &= word - 1;
-                if room == u128::MAX || u128::from(self.option_cost.at(o)) < room {
-                    self.exclude_in::<LISTS>(o);
+                if all || self.option_cost.at(o) < room {
+                    self.exclude_available::<LISTS>(o);
                 }
             }
         }
