@@ -36,6 +36,7 @@ pub(crate) mod bits;
 pub(crate) mod cells;
 pub(crate) mod links;
 pub(crate) mod masks;
+pub(crate) mod slots;
 pub(crate) mod sparse;
 
 use crate::problem::{ItemId, OptionId, Problem};

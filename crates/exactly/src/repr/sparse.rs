@@ -22,8 +22,9 @@
 //! the problem's order), and a commit stops once an open primary item has
 //! no options left, as dancing cells do.
 
+use super::slots::{slots, SLOTS_PER_ENTRY};
 use super::{next_random, Frame, Structure};
-use crate::problem::{OptionId, Problem};
+use crate::problem::{ColorId, OptionId, Problem};
 use crate::unchecked::At;
 
 /// No item ran out; no option committed.
@@ -50,14 +51,6 @@ const SNAP_ITEMS: u32 = 256;
 /// Marks a trail entry that fixed the color of the secondary item below
 /// it (word indices stay below `2^26`).
 const FIXED: u32 = 1 << 31;
-
-/// An item keeps slots when its list has at least this many entries per
-/// word its options fall in.
-const LIST_PER_SLOT: usize = 2;
-
-/// A colored secondary item keeps bits per color when they take at most
-/// this many words per entry of its list.
-const SLOTS_PER_ENTRY: usize = 4;
 
 /// How an item finds its options.
 #[derive(Clone, Copy, Debug, Default)]
@@ -87,9 +80,8 @@ pub(crate) struct Sparse {
     span: Vec<Span>,
     slot_word: Vec<u32>,
     slot_bits: Vec<u64>,
-    list: Vec<u32>,
-    /// Per list entry: its color (0: none).
-    list_color: Vec<u32>,
+    /// Per item, its options and their colors, in option order.
+    list: Vec<(u32, ColorId)>,
     /// Per color of a colored secondary item: the bits of its options that
     /// do not give it that color, laid out as its slots, one run per
     /// (item, color).
@@ -150,22 +142,18 @@ impl Sparse {
         let (index_of, item_id) = super::primary_first(problem);
         let n = item_id.len();
         let n1 = problem.num_primary() as u32;
-        // Lists, in option order.
-        let mut span = vec![Span::default(); n];
+        // Per item id, its (option, color) list in option order.
+        let mut item_start = vec![0usize; n + 1];
         for o in problem.option_ids() {
             for e in problem.option(o) {
-                span[index_of[e.item.index()] as usize].list_end += 1;
+                item_start[e.item.index() + 1] += 1;
             }
         }
-        let mut start = 0;
-        for s in &mut span {
-            let len = s.list_end;
-            s.list_start = start;
-            s.list_end = start;
-            start += len;
+        for i in 0..n {
+            item_start[i + 1] += item_start[i];
         }
-        let mut list = vec![0u32; start as usize];
-        let mut list_color = vec![0u32; start as usize];
+        let mut fill = item_start.clone();
+        let mut list = vec![(0u32, ColorId::NONE); problem.num_entries()];
         let mut option_start = Vec::with_capacity(n_opts + 1);
         let mut entry_item = Vec::with_capacity(problem.num_entries());
         let mut entry_color = Vec::with_capacity(problem.num_entries());
@@ -175,11 +163,10 @@ impl Sparse {
         primary_start.push(0);
         for o in problem.option_ids() {
             for e in problem.option(o) {
+                let at = &mut fill[e.item.index()];
+                list[*at] = (o.index() as u32, e.color);
+                *at += 1;
                 let k = index_of[e.item.index()];
-                let s = &mut span[k as usize];
-                list[s.list_end as usize] = o.index() as u32;
-                list_color[s.list_end as usize] = e.color.0;
-                s.list_end += 1;
                 entry_item.push(k);
                 entry_color.push(e.color.0);
                 if k < n1 {
@@ -189,72 +176,38 @@ impl Sparse {
             option_start.push(entry_item.len() as u32);
             primary_start.push(primary.len() as u32);
         }
-        // Slots, and bits per color.
-        let (mut slot_word, mut slot_bits, mut color_bits) = (Vec::new(), Vec::new(), Vec::new());
-        // Per item with bits per color: (color, offset), sorted by color.
-        let mut colors_of: Vec<Vec<(u32, u32)>> = vec![Vec::new(); n];
-        for (k, s) in span.iter_mut().enumerate() {
-            let entries = &list[s.list_start as usize..s.list_end as usize];
-            let colors = &list_color[s.list_start as usize..s.list_end as usize];
-            let mut words: Vec<u32> = entries.iter().map(|&o| o / 64).collect();
-            words.dedup();
-            s.slot_start = slot_word.len() as u32;
-            if entries.len() < LIST_PER_SLOT * words.len() {
-                s.slot_end = s.slot_start;
-                continue;
-            }
-            for (j, &o) in entries.iter().enumerate() {
-                if j == 0 || o / 64 != entries[j - 1] / 64 {
-                    slot_word.push(o / 64);
-                    slot_bits.push(0);
+        let mut slots = slots(problem, &item_start, &list, false);
+        // Offsets fit in `u32`: `fits` bounds the entries.
+        let span: Vec<Span> = item_id
+            .iter()
+            .map(|&id| {
+                let (slot_start, slot_end) = slots.item_slots[id as usize];
+                Span {
+                    list_start: item_start[id as usize] as u32,
+                    list_end: item_start[id as usize + 1] as u32,
+                    slot_start,
+                    slot_end,
                 }
-                let last = slot_bits.len() - 1;
-                slot_bits[last] |= 1 << (o % 64);
-            }
-            s.slot_end = slot_word.len() as u32;
-            if k < n1 as usize || colors.iter().all(|&c| c == 0) {
-                continue;
-            }
-            let mut distinct: Vec<u32> = colors.iter().copied().filter(|&c| c != 0).collect();
-            distinct.sort_unstable();
-            distinct.dedup();
-            if distinct.len() * words.len() > SLOTS_PER_ENTRY * entries.len() {
-                continue;
-            }
-            for &c in &distinct {
-                colors_of[k].push((c, color_bits.len() as u32));
-                color_bits.resize(color_bits.len() + words.len(), 0);
-            }
-            // One pass over the list: entry j's slot advances with its word.
-            let mut slot = 0;
-            for (j, (&o, &c)) in entries.iter().zip(colors).enumerate() {
-                if j > 0 && o / 64 != entries[j - 1] / 64 {
-                    slot += 1;
-                }
-                if c != 0 {
-                    let at = colors_of[k]
-                        .binary_search_by_key(&c, |&(c, _)| c)
-                        .unwrap_or(0);
-                    let off = colors_of[k][at].1 as usize;
-                    color_bits[off + slot] |= 1 << (o % 64);
-                }
-            }
-            // Keep the complement within the item's slots: the options
-            // that clash with each color.
-            for &(_, off) in &colors_of[k] {
-                for j in 0..words.len() {
-                    let bits = slot_bits[s.slot_start as usize + j];
-                    color_bits[off as usize + j] ^= bits;
-                }
+            })
+            .collect();
+        // Each color's bits become those of the item's options that clash
+        // with it: the item's bits less that color's.
+        for &(id, _, off) in &slots.color_start {
+            let (start, end) = slots.item_slots[id as usize];
+            for j in 0..end - start {
+                slots.color_bits[(off + j) as usize] ^= slots.slot_bits[(start + j) as usize];
             }
         }
         let entry_bits = entry_item
             .iter()
             .zip(&entry_color)
             .map(|(&k, &c)| {
-                let colors = &colors_of[k as usize];
-                match colors.binary_search_by_key(&c, |&(c, _)| c) {
-                    Ok(at) if c != 0 => colors[at].1,
+                let key = (item_id[k as usize], ColorId(c));
+                match slots
+                    .color_start
+                    .binary_search_by_key(&key, |&(id, c, _)| (id, c))
+                {
+                    Ok(at) if c != 0 => slots.color_start[at].2,
                     _ => NONE,
                 }
             })
@@ -279,11 +232,10 @@ impl Sparse {
             open,
             n_open: n1,
             span,
-            slot_word,
-            slot_bits,
+            slot_word: slots.slot_word,
+            slot_bits: slots.slot_bits,
             list,
-            list_color,
-            clash_bits: color_bits,
+            clash_bits: slots.color_bits,
             option_start,
             entry_item,
             entry_color,
@@ -400,7 +352,7 @@ impl Sparse {
             }
         } else {
             for j in s.list_start..s.list_end {
-                let o = self.list.at(j);
+                let (o, _) = self.list.at(j);
                 if self.is_avail(o) {
                     if cand {
                         self.push_cand(o);
@@ -437,8 +389,8 @@ impl Sparse {
             }
         } else {
             for j in s.list_start..s.list_end {
-                let o = self.list.at(j);
-                if self.list_color.at(j) != c && self.is_avail(o) {
+                let (o, oc) = self.list.at(j);
+                if oc.0 != c && self.is_avail(o) {
                     self.remove(o / 64, 1 << (o % 64), self.stop);
                 }
             }
@@ -536,7 +488,7 @@ impl Sparse {
         for p in 0..self.n1 {
             let s = self.span[p as usize];
             let live = (s.list_start..s.list_end)
-                .filter(|&j| is_avail(self.list[j as usize]))
+                .filter(|&j| is_avail(self.list[j as usize].0))
                 .count() as u32;
             let count = self.count[p as usize] & !CLOSED;
             if live != count {
