@@ -119,6 +119,21 @@ impl Shape {
         let boxes_per_band = self.size() / self.box_cols;
         (row / self.box_rows) * boxes_per_band + col / self.box_cols
     }
+
+    /// `col / box_cols` for each column: the box of a column within its
+    /// band, worked out without a division per column.
+    pub(super) fn box_of_col(self) -> [u8; Shape::MAX_SIZE] {
+        let mut of = [0u8; Shape::MAX_SIZE];
+        let (mut b, mut k) = (0u8, 0);
+        for slot in of.iter_mut().take(self.size()) {
+            *slot = b;
+            k += 1;
+            if k == self.box_cols {
+                (b, k) = (b + 1, 0);
+            }
+        }
+        of
+    }
 }
 
 impl fmt::Display for Shape {
@@ -313,6 +328,9 @@ impl Grid {
         if n > Shape::MAX_SIZE || self.cells.len() != n * n {
             return true;
         }
+        if rules.regions.is_none() && !rules.diagonals {
+            return self.boxes_may_clash();
+        }
         let mut held = [0u64; UNITS_PER_SIDE * Shape::MAX_SIZE + 2];
         for (i, &v) in self.cells.iter().enumerate() {
             if v == 0 {
@@ -331,6 +349,38 @@ impl Grid {
                     return true;
                 }
                 *mask |= bit;
+            }
+        }
+        false
+    }
+
+    /// [`Grid::may_clash`] under rows, columns and boxes alone, for a grid
+    /// of `n * n` cells: walked row by row, with each column's box worked
+    /// out once, so that no cell costs a division.
+    fn boxes_may_clash(&self) -> bool {
+        let n = self.size();
+        let box_of_col = self.shape.box_of_col();
+        let across = n / self.shape.box_cols;
+        let mut cols = [0u64; Shape::MAX_SIZE];
+        let mut boxes = [0u64; Shape::MAX_SIZE];
+        for (r, line) in self.cells.chunks_exact(n).enumerate() {
+            let band = (r / self.shape.box_rows) * across;
+            let mut row = 0u64;
+            for (c, &v) in line.iter().enumerate() {
+                if v == 0 {
+                    continue;
+                }
+                if usize::from(v) > n {
+                    return true;
+                }
+                let bit = 1u64 << (v - 1);
+                let b = band + usize::from(box_of_col[c]);
+                if (row | cols[c] | boxes[b]) & bit != 0 {
+                    return true;
+                }
+                row |= bit;
+                cols[c] |= bit;
+                boxes[b] |= bit;
             }
         }
         false
@@ -369,17 +419,21 @@ impl Grid {
         if puzzle.shape != self.shape || self.cells.len() != n * n {
             return false;
         }
-        let kept = puzzle
+        // Every cell holds a value of 1 to n, and each given is kept.
+        let wrong = puzzle
             .cells
             .iter()
             .zip(&self.cells)
-            .all(|(&g, &v)| g == 0 || g == v);
-        if !kept || self.cells.iter().any(|&v| v == 0 || usize::from(v) > n) {
+            .fold(false, |wrong, (&g, &v)| {
+                wrong | (v == 0) | (usize::from(v) > n) | ((g != 0) & (g != v))
+            });
+        if wrong {
             return false;
         }
         // n is at most `Shape::MAX_SIZE` (64): one bit per value.
         let full = u64::MAX >> (64 - n);
         let (br, bc) = (self.shape.box_rows, self.shape.box_cols);
+        let box_of_col = self.shape.box_of_col();
         let regions = rules.regions.as_ref().map(|r| r.of.as_slice());
         if regions.is_some_and(|of| of.len() != n * n) {
             return false;
@@ -397,7 +451,7 @@ impl Grid {
                 let bit = 1u64 << (v - 1);
                 rows[r] |= bit;
                 cols[c] |= bit;
-                boxes[band + c / bc] |= bit;
+                boxes[band + usize::from(box_of_col[c])] |= bit;
                 if let Some(of) = regions {
                     region[usize::from(of[r * n + c])] |= bit;
                 }

@@ -132,3 +132,112 @@ fn a_spent_budget_stops_before_the_encoding_is_built() {
     assert_eq!(solver.solve(&nine, 1).unwrap().verdict, Verdict::Solved);
     assert_eq!(exactly::work::steps() - before, 9 * 9 * 9);
 }
+
+/// A xorshift generator: the tests below need many grids, not good ones.
+fn next(state: &mut u64) -> u64 {
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    *state
+}
+
+/// The boxes of `shape` as regions: the rules then take the general path
+/// of the clash check and of the solution check, the one written for
+/// jigsaw regions, instead of the one written for boxes.
+fn boxes_as_regions(shape: Shape) -> Rules {
+    let n = shape.size();
+    let of = (0..n * n)
+        .map(|i| shape.box_of(i / n, i % n) as u8)
+        .collect();
+    Rules::default().regions(Some(Regions::new(n, of).unwrap()))
+}
+
+/// Whether two givens of `grid` share a row, a column or a box, cell by
+/// cell.
+fn clashes_pairwise(grid: &Grid) -> bool {
+    let n = grid.size();
+    let shape = grid.shape();
+    let cells = grid.cells();
+    (0..n * n).any(|i| {
+        (i + 1..n * n).any(|j| {
+            let (a, b) = ((i / n, i % n), (j / n, j % n));
+            cells[i] != 0
+                && cells[i] == cells[j]
+                && (a.0 == b.0 || a.1 == b.1 || shape.box_of(a.0, a.1) == shape.box_of(b.0, b.1))
+        })
+    })
+}
+
+#[test]
+fn clash_checks_of_boxes_agree_with_regions_and_pairs() {
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    for (br, bc) in [
+        (1, 2),
+        (2, 2),
+        (2, 3),
+        (3, 2),
+        (3, 3),
+        (2, 5),
+        (4, 4),
+        (5, 3),
+    ] {
+        let shape = Shape::new(br, bc).unwrap();
+        let n = shape.size();
+        let regions = boxes_as_regions(shape);
+        for round in 0..400 {
+            // From a few givens (mostly no clash) to many (mostly clashes).
+            let givens = 1 + round % (2 * n);
+            let mut cells = vec![0u8; n * n];
+            for _ in 0..givens {
+                let at = next(&mut state) as usize % (n * n);
+                cells[at] = 1 + (next(&mut state) % n as u64) as u8;
+            }
+            let grid = Grid::from_cells(shape, cells).unwrap();
+            let boxes = grid.clash_with(&Rules::default());
+            assert_eq!(boxes.is_some(), clashes_pairwise(&grid), "{grid:?}");
+            assert_eq!(boxes, grid.clash_with(&regions), "{grid:?}");
+        }
+    }
+}
+
+#[test]
+fn solution_checks_of_boxes_agree_with_regions() {
+    let mut state = 0x2545_F491_4F6C_DD1Du64;
+    for (br, bc) in [(2, 2), (2, 3), (3, 3), (3, 4)] {
+        let shape = Shape::new(br, bc).unwrap();
+        let n = shape.size();
+        let regions = boxes_as_regions(shape);
+        let solution = solve(&Grid::empty(shape), 1).unwrap().solution.unwrap();
+        let mut puzzle = Grid::empty(shape);
+        puzzle.set(0, 0, solution.cells()[0]);
+        assert!(solution.solves(&puzzle));
+        assert!(solution.solves_with(&puzzle, &regions));
+        for _ in 0..300 {
+            // Change one or two cells: a wrong value, an empty cell, a
+            // swap within a row (rows still hold every value), or a given
+            // the solution does not keep.
+            let mut cells = solution.cells().to_vec();
+            let (i, j) = (
+                next(&mut state) as usize % (n * n),
+                next(&mut state) as usize % (n * n),
+            );
+            let mut given = puzzle.clone();
+            match next(&mut state) % 4 {
+                0 => cells[i] = 1 + (next(&mut state) % n as u64) as u8,
+                1 => cells[i] = 0,
+                2 => cells.swap(i, i - i % n + j % n),
+                _ => given.set(i / n, i % n, 1 + (next(&mut state) % n as u64) as u8),
+            }
+            let grid = Grid::from_cells(shape, cells).unwrap();
+            let expected = grid.cells().iter().all(|&v| v != 0)
+                && !clashes_pairwise(&grid)
+                && given
+                    .cells()
+                    .iter()
+                    .zip(grid.cells())
+                    .all(|(&g, &v)| g == 0 || g == v);
+            assert_eq!(grid.solves(&given), expected, "{grid:?}");
+            assert_eq!(grid.solves_with(&given, &regions), expected, "{grid:?}");
+        }
+    }
+}

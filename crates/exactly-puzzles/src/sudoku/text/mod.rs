@@ -224,18 +224,23 @@ impl Symbols {
 
     /// How value `v` (1-based) is written.
     fn write(self, v: u8, n: usize, out: &mut String) {
+        match self.byte(v, n) {
+            Some(c) => out.push(char::from(c)),
+            None => out.push_str(&v.to_string()),
+        }
+    }
+
+    /// The one byte value `v` (1-based) is written as; `None` for
+    /// [`Symbols::Numbers`], which may take two.
+    fn byte(self, v: u8, n: usize) -> Option<u8> {
         let i = usize::from(v) - 1;
-        let c = match self {
+        Some(match self {
             Symbols::Digits { .. } if n > 35 => DIGITS_WIDE[i],
             Symbols::Digits { lower } => case(DIGITS_UPPER[i], lower),
             Symbols::ZeroBased { upper } => case(ZERO_BASED[i], !upper),
             Symbols::Letters { lower } => case(LETTERS[i], lower),
-            Symbols::Numbers => {
-                out.push_str(&v.to_string());
-                return;
-            }
-        };
-        out.push(char::from(c));
+            Symbols::Numbers => return None,
+        })
     }
 }
 
@@ -263,6 +268,9 @@ impl Style {
     /// ```
     pub fn format(&self, grid: &Grid) -> String {
         let n = grid.size();
+        if self.symbols != Symbols::Numbers {
+            return self.format_bytes(grid);
+        }
         let spaced = self.layout == Layout::SpacedGrid || self.symbols == Symbols::Numbers;
         let mut out = String::with_capacity(n * n * 2 + n);
         for (i, &v) in grid.cells().iter().enumerate() {
@@ -281,6 +289,40 @@ impl Style {
         }
         out.push('\n');
         out
+    }
+
+    /// [`Style::format`] for symbols of one byte each: a table of the
+    /// bytes, looked up per cell.
+    /// PERF: writing each cell's symbol through [`Symbols::write`] took
+    /// as many instructions as reading the puzzle (DESIGN.md,
+    /// "Measurements", code-level choices).
+    fn format_bytes(&self, grid: &Grid) -> String {
+        let n = grid.size();
+        let mut table = [b'?'; 256];
+        table[0] = b'.';
+        for v in 1..=n.min(Shape::MAX_SIZE) {
+            table[v] = self.symbols.byte(v as u8, n).unwrap_or(b'?');
+        }
+        let spaced = self.layout == Layout::SpacedGrid;
+        let mut out = Vec::with_capacity(n * n * 2 + n);
+        for (r, line) in grid.cells().chunks(n.max(1)).enumerate() {
+            if r > 0 {
+                if self.layout != Layout::Line {
+                    out.push(b'\n');
+                } else if spaced {
+                    out.push(b' ');
+                }
+            }
+            for (c, &v) in line.iter().enumerate() {
+                if c > 0 && spaced {
+                    out.push(b' ');
+                }
+                out.push(table[usize::from(v)]);
+            }
+        }
+        out.push(b'\n');
+        // Every byte of the table is ASCII.
+        String::from_utf8(out).unwrap_or_default()
     }
 
     /// The symbol for a value, as this style writes it.

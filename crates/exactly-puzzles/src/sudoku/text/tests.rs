@@ -600,3 +600,62 @@ fn a_lone_zero_is_the_empty_1x1_grid_when_small_grids_are_asked_for() {
     // Without small grids, a lone count line still counts no puzzle.
     assert!(Reader::new().read("0\n").is_empty());
 }
+
+#[test]
+fn grids_are_written_symbol_by_symbol() {
+    // Each style against its symbols written one at a time ([`Style::symbol`])
+    // and joined here: rows on lines (one line for `Line`), spaced for
+    // `SpacedGrid`.
+    let mut state = 0x853C_49E6_748F_EA9Bu64;
+    for (br, bc) in [(2, 2), (3, 3), (4, 4), (5, 5), (6, 6), (8, 8)] {
+        let shape = Shape::new(br, bc).unwrap();
+        let n = shape.size();
+        let cells = (0..n * n)
+            .map(|_| {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                (state % (n as u64 + 1)) as u8
+            })
+            .collect();
+        let grid = Grid::from_cells(shape, cells).unwrap();
+        let mut all = vec![Symbols::Numbers];
+        for lower in [false, true] {
+            all.push(Symbols::Digits { lower });
+            if n <= 36 {
+                all.push(Symbols::ZeroBased { upper: lower });
+            }
+            if n <= 26 {
+                all.push(Symbols::Letters { lower });
+            }
+        }
+        for symbols in all {
+            for layout in [Layout::Line, Layout::Grid, Layout::SpacedGrid] {
+                let style = Style { layout, symbols };
+                let spaced = layout == Layout::SpacedGrid || symbols == Symbols::Numbers;
+                let rows: Vec<String> = grid
+                    .cells()
+                    .chunks(n)
+                    .map(|row| {
+                        let written: Vec<String> = row
+                            .iter()
+                            .map(|&v| match v {
+                                0 if symbols == Symbols::Numbers => "0".to_string(),
+                                0 => ".".to_string(),
+                                v => style.symbol(v, n),
+                            })
+                            .collect();
+                        written.join(if spaced { " " } else { "" })
+                    })
+                    .collect();
+                let between = match layout {
+                    Layout::Line if spaced => " ",
+                    Layout::Line => "",
+                    _ => "\n",
+                };
+                let expected = rows.join(between) + "\n";
+                assert_eq!(style.format(&grid), expected, "{style:?} {n}x{n}");
+            }
+        }
+    }
+}
