@@ -300,8 +300,12 @@ impl Style {
         let n = grid.size();
         let mut table = [b'?'; 256];
         table[0] = b'.';
-        for v in 1..=n.min(Shape::MAX_SIZE) {
-            table[v] = self.symbols.byte(v as u8, n).unwrap_or(b'?');
+        let values = table
+            .iter_mut()
+            .enumerate()
+            .take(n.min(Shape::MAX_SIZE) + 1);
+        for (v, slot) in values.skip(1) {
+            *slot = self.symbols.byte(v as u8, n).unwrap_or(b'?');
         }
         let spaced = self.layout == Layout::SpacedGrid;
         let mut out = Vec::with_capacity(n * n * 2 + n);
