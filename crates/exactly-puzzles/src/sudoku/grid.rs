@@ -328,41 +328,16 @@ impl Grid {
         if n > Shape::MAX_SIZE || self.cells.len() != n * n {
             return true;
         }
-        if rules.regions.is_none() && !rules.diagonals {
-            return self.boxes_may_clash();
-        }
-        let mut held = [0u64; UNITS_PER_SIDE * Shape::MAX_SIZE + 2];
-        for (i, &v) in self.cells.iter().enumerate() {
-            if v == 0 {
-                continue;
-            }
-            if usize::from(v) > n {
-                return true;
-            }
-            let bit = 1u64 << (v - 1);
-            let (r, c) = (i / n, i % n);
-            for u in units_of(self.shape, rules, r, c).into_iter().flatten() {
-                let Some(mask) = held.get_mut(u) else {
-                    return true;
-                };
-                if *mask & bit != 0 {
-                    return true;
-                }
-                *mask |= bit;
-            }
-        }
-        false
-    }
-
-    /// [`Grid::may_clash`] under rows, columns and boxes alone, for a grid
-    /// of `n * n` cells: walked row by row, with each column's box worked
-    /// out once, so that no cell costs a division.
-    fn boxes_may_clash(&self) -> bool {
-        let n = self.size();
+        // Walked row by row, with each column's box worked out once, so
+        // that no cell costs a division; regions (of the grid's side) take
+        // the place of boxes, as in [`units_of`].
+        let regions = rules.regions.as_ref().filter(|g| g.size == n);
         let box_of_col = self.shape.box_of_col();
         let across = n / self.shape.box_cols;
+        // Per column, per box or region, and per diagonal: the values held.
         let mut cols = [0u64; Shape::MAX_SIZE];
-        let mut boxes = [0u64; Shape::MAX_SIZE];
+        let mut areas = [0u64; Shape::MAX_SIZE];
+        let (mut down, mut up) = (0u64, 0u64);
         for (r, line) in self.cells.chunks_exact(n).enumerate() {
             let band = (r / self.shape.box_rows) * across;
             let mut row = 0u64;
@@ -374,13 +349,29 @@ impl Grid {
                     return true;
                 }
                 let bit = 1u64 << (v - 1);
-                let b = band + usize::from(box_of_col[c]);
-                if (row | cols[c] | boxes[b]) & bit != 0 {
+                let a = match regions {
+                    Some(g) => g.region(r, c),
+                    None => band + usize::from(box_of_col[c]),
+                };
+                let Some(area) = areas.get_mut(a) else {
+                    return true;
+                };
+                if (row | cols[c] | *area) & bit != 0 {
                     return true;
                 }
                 row |= bit;
                 cols[c] |= bit;
-                boxes[b] |= bit;
+                *area |= bit;
+                if rules.diagonals {
+                    for (on, held) in [(r == c, &mut down), (r + c == n - 1, &mut up)] {
+                        if on {
+                            if *held & bit != 0 {
+                                return true;
+                            }
+                            *held |= bit;
+                        }
+                    }
+                }
             }
         }
         false

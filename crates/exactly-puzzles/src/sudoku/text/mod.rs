@@ -266,40 +266,16 @@ impl Style {
     /// assert_eq!(style.format(&grid), "1 2\n2 0\n");
     /// # Ok::<(), exactly_puzzles::sudoku::SudokuError>(())
     /// ```
+    /// PERF: each symbol of one byte comes from a table, not from
+    /// [`Symbols::write`], which took as many instructions as reading the
+    /// puzzle (DESIGN.md, "Measurements", code-level choices).
     pub fn format(&self, grid: &Grid) -> String {
         let n = grid.size();
-        if self.symbols != Symbols::Numbers {
-            return self.format_bytes(grid);
-        }
-        let spaced = self.layout == Layout::SpacedGrid || self.symbols == Symbols::Numbers;
-        let mut out = String::with_capacity(n * n * 2 + n);
-        for (i, &v) in grid.cells().iter().enumerate() {
-            if i > 0 {
-                if i % n == 0 && self.layout != Layout::Line {
-                    out.push('\n');
-                } else if spaced {
-                    out.push(' ');
-                }
-            }
-            match v {
-                0 if self.symbols == Symbols::Numbers => out.push('0'),
-                0 => out.push('.'),
-                v => self.symbols.write(v, n, &mut out),
-            }
-        }
-        out.push('\n');
-        out
-    }
-
-    /// [`Style::format`] for symbols of one byte each: a table of the
-    /// bytes, looked up per cell.
-    /// PERF: writing each cell's symbol through [`Symbols::write`] took
-    /// as many instructions as reading the puzzle (DESIGN.md,
-    /// "Measurements", code-level choices).
-    fn format_bytes(&self, grid: &Grid) -> String {
-        let n = grid.size();
+        let numbers = self.symbols == Symbols::Numbers;
+        // Per value its byte: empty cells too, and none past 0 for
+        // numbers, which are written in full.
         let mut table = [b'?'; 256];
-        table[0] = b'.';
+        table[0] = if numbers { b'0' } else { b'.' };
         let values = table
             .iter_mut()
             .enumerate()
@@ -307,26 +283,28 @@ impl Style {
         for (v, slot) in values.skip(1) {
             *slot = self.symbols.byte(v as u8, n).unwrap_or(b'?');
         }
-        let spaced = self.layout == Layout::SpacedGrid;
-        let mut out = Vec::with_capacity(n * n * 2 + n);
+        let spaced = self.layout == Layout::SpacedGrid || numbers;
+        let mut out = String::with_capacity(n * n * 3 + n);
         for (r, line) in grid.cells().chunks(n.max(1)).enumerate() {
             if r > 0 {
                 if self.layout != Layout::Line {
-                    out.push(b'\n');
+                    out.push('\n');
                 } else if spaced {
-                    out.push(b' ');
+                    out.push(' ');
                 }
             }
             for (c, &v) in line.iter().enumerate() {
                 if c > 0 && spaced {
-                    out.push(b' ');
+                    out.push(' ');
                 }
-                out.push(table[usize::from(v)]);
+                match v {
+                    v if numbers && v != 0 => self.symbols.write(v, n, &mut out),
+                    v => out.push(char::from(table[usize::from(v)])),
+                }
             }
         }
-        out.push(b'\n');
-        // Every byte of the table is ASCII.
-        String::from_utf8(out).unwrap_or_default()
+        out.push('\n');
+        out
     }
 
     /// The symbol for a value, as this style writes it.
