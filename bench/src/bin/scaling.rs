@@ -1,12 +1,20 @@
 //! Multi-core scaling of `exactly::parallel::count`: counts each instance
 //! with 1, 2, 4, … threads and prints the time and speed-up over 1 thread.
 //!
-//! `cargo run --release --bin scaling -- [--threads 1,2,4,8,16] [--runs N] [FILE.dlx...]`
+//! `cargo run --release --bin scaling -- [--threads 1,2,4,8,16] [--runs N] [--balance] [FILE.dlx...]`
 //!
 //! Without files it counts queens-15 and the 6x10 pentominoes, built in.
 //! Each file (Knuth's format) is counted on every thread count and every
 //! count must equal the first one's (and `testdata/golden.tsv`'s, for a
 //! file named there). Times are the best of N runs (3 by default).
+//!
+//! With `--balance` it measures, on this one thread, what a count on each
+//! thread count is made of: the cut `count` makes for that many threads
+//! (its time, depth and subproblems), each subproblem's time as one worker
+//! counts them in order, and the end that many workers claiming them in
+//! order would reach, the cut included. This predicts the speed-up where
+//! there are not that many cores, and shows whether the cut or the
+//! balance of the subproblems holds it back.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -54,9 +62,11 @@ fn main() -> ExitCode {
     let mut threads = vec![1, 2, 4, 8, 16];
     let mut runs = 3;
     let mut files = Vec::new();
+    let mut balance = false;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
+            "--balance" => balance = true,
             "--threads" | "--runs" => {
                 let Some(value) = args.next() else {
                     eprintln!("scaling: {arg} needs a value");
@@ -97,6 +107,12 @@ fn main() -> ExitCode {
             .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
         cases.push((name, golden(file), problem));
     }
+    if balance {
+        for (name, _, problem) in &cases {
+            simulate(name, problem, &threads);
+        }
+        return ExitCode::SUCCESS;
+    }
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     println!("{cores} cores; best of {runs} runs");
     println!(
@@ -130,4 +146,75 @@ fn main() -> ExitCode {
         }
     }
     ExitCode::SUCCESS
+}
+
+/// `--balance`: for each thread count, the split `exactly::parallel::count`
+/// makes, each subproblem counted on this thread in order (as one worker
+/// would), and the time that many workers claiming them in order would
+/// take: the split's time plus the last worker's end.
+fn simulate(name: &str, problem: &Problem<String>, threads: &[usize]) {
+    if problem.has_multiplicities() {
+        println!("{name}: multiplicities, split otherwise (`parallel::count_multi`); skipped");
+        return;
+    }
+    let start = Instant::now();
+    let whole = exactly::parallel::count(problem, 1);
+    let one = start.elapsed().as_secs_f64();
+    println!("{name}: 1 thread {one:.3} s");
+    for &t in threads.iter().filter(|&&t| t > 1) {
+        let start = Instant::now();
+        // The cut as `count` makes it, its wide rounds on `t` threads.
+        let split = exactly::parallel::split_on(
+            problem,
+            exactly::Engine::Auto,
+            64 * t,
+            problem.num_primary(),
+            t,
+        );
+        let cut = start.elapsed().as_secs_f64();
+        // The subproblems counted on one worker, as `count` counts them:
+        // each item's time runs from the end of the one before.
+        let times = std::sync::Mutex::new(Vec::with_capacity(split.subproblems.len()));
+        let last = std::sync::Mutex::new(Instant::now());
+        let counted = exactly::parallel::count_split(
+            problem,
+            exactly::Engine::Auto,
+            &split,
+            1,
+            &exactly::Limits::default(),
+            &[],
+            &|_, _, _| {
+                let mut last = last.lock().expect("not poisoned");
+                times
+                    .lock()
+                    .expect("not poisoned")
+                    .push(last.elapsed().as_secs_f64());
+                *last = Instant::now();
+            },
+        )
+        .expect("the split replays");
+        assert_eq!(counted.solutions, whole.solutions, "{name}");
+        let times = times.into_inner().expect("not poisoned");
+        // Each item goes to the worker that is free first.
+        let mut free = vec![0.0f64; t];
+        for &x in &times {
+            let w = free
+                .iter_mut()
+                .min_by(|a, b| a.total_cmp(b))
+                .expect("a worker");
+            *w += x;
+        }
+        let end = free.iter().copied().fold(0.0, f64::max);
+        let sum: f64 = times.iter().sum();
+        let longest = times.iter().copied().fold(0.0, f64::max);
+        println!(
+            "{t:>4} threads: cut {cut:.3} s (depth {}, {} subproblems), subproblems {sum:.3} s \
+             (longest {longest:.4} s), last worker ends {end:.3} s after the cut: \
+             {:.3} s, {:.2}x",
+            split.depth,
+            split.subproblems.len(),
+            cut + end,
+            one / (cut + end)
+        );
+    }
 }

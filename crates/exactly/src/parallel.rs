@@ -25,7 +25,9 @@ pub const MAX_THREADS: usize = 1024;
 
 /// The tree cut at one depth: the subproblems below the cut and what lies
 /// above it.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+///
+/// Two splits are equal when their public fields are.
+#[derive(Clone, Debug, Default)]
 pub struct Split {
     /// How many levels below the root the subproblems start.
     pub depth: usize,
@@ -39,6 +41,102 @@ pub struct Split {
     /// over the subproblems reports the updates of a count on one thread;
     /// 0 where not known (a split read from a plan).
     pub updates: u64,
+    /// What the walk that made the split knew of each subproblem: the
+    /// [`Found::mark`] of its prefix, checked when it is counted. Empty for a
+    /// split made elsewhere (a plan's).
+    pub(crate) found: Found,
+}
+
+impl PartialEq for Split {
+    fn eq(&self, other: &Split) -> bool {
+        (
+            self.depth,
+            &self.subproblems,
+            self.solutions,
+            self.nodes,
+            self.updates,
+        ) == (
+            other.depth,
+            &other.subproblems,
+            other.solutions,
+            other.nodes,
+            other.updates,
+        )
+    }
+}
+
+impl Eq for Split {}
+
+/// The subproblems a cut of this process found, known by a mark of each
+/// prefix and of the problem.
+///
+/// A worker enters a subproblem by replaying its prefix, which checks at
+/// each level that the search branches on an item of the option named
+/// there: the choice of that item scans the open items, level after
+/// level, and a subproblem of a large sudoku lies thousands of levels
+/// down. Where the prefix is one the cut found, unchanged, its options are
+/// committed with no such choice. The mark covers the whole prefix and the
+/// problem's items and options, so a prefix changed since, or a split
+/// made for another problem, is replayed and checked as any other.
+#[derive(Clone, Default)]
+pub(crate) struct Found {
+    marks: Vec<u64>,
+}
+
+impl std::fmt::Debug for Found {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} marks", self.marks.len())
+    }
+}
+
+impl Found {
+    /// The marks of `subproblems`, cut from `problem`.
+    fn of<L>(problem: &Problem<L>, subproblems: &[Vec<OptionId>]) -> Found {
+        let seed = Found::seed(problem);
+        Found {
+            marks: subproblems.iter().map(|p| Found::mark(seed, p)).collect(),
+        }
+    }
+
+    /// Whether subproblem `index` is `prefix`, as the cut found it.
+    fn knows(&self, seed: u64, index: usize, prefix: &[OptionId]) -> bool {
+        self.marks
+            .get(index)
+            .is_some_and(|&m| m == Found::mark(seed, prefix))
+    }
+
+    /// A digest of the problem's items and options.
+    fn seed<L>(problem: &Problem<L>) -> u64 {
+        let mut h = Found::mix(problem.num_items() as u64, problem.num_primary() as u64);
+        for o in problem.option_ids() {
+            h = Found::mix(h, u64::MAX);
+            for e in problem.option(o) {
+                h = Found::mix(h, u64::from(e.item.0) << 32 | u64::from(e.color.0));
+            }
+        }
+        h
+    }
+
+    /// A digest of `prefix`, from the problem's `seed`.
+    fn mark(seed: u64, prefix: &[OptionId]) -> u64 {
+        let pairs = prefix.chunks_exact(2);
+        let last = pairs
+            .remainder()
+            .first()
+            .map_or(u64::MAX, |o| u64::from(o.0));
+        let h = pairs.fold(seed, |h, p| {
+            Found::mix(h, u64::from(p[0].0) << 32 | u64::from(p[1].0))
+        });
+        Found::mix(Found::mix(h, last), prefix.len() as u64)
+    }
+
+    #[inline(always)]
+    fn mix(h: u64, v: u64) -> u64 {
+        (h ^ v)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .rotate_left(29)
+            .wrapping_add(0x632B_E59B_D9B4_E019)
+    }
 }
 
 /// Cuts the tree at the smallest depth that gives at least `min`
@@ -56,7 +154,64 @@ pub struct Split {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn split<L>(problem: &Problem<L>, engine: Engine, min: usize, max_depth: usize) -> Split {
-    cut(problem, engine, min, max_depth, false, &Limits::default()).0
+    cut(
+        problem,
+        engine,
+        min,
+        max_depth,
+        false,
+        &Limits::default(),
+        None,
+    )
+    .0
+}
+
+/// [`split`], with the wide rounds of the cut (each deeper cut is made
+/// from the one above it, subproblem by subproblem) walked on up to
+/// `threads` threads: the same split, sooner where the cut is a large part
+/// of a count on many threads (a step from a frontier of a thousand
+/// subproblems to one of fourteen thousand, say).
+///
+/// ```
+/// # let n = 11; // Langford pairs 1..11 (35,584 solutions), built as `exactly gen langford 11`
+/// # let mut text: String = (1..=n).map(|k| format!("d{k} ")).chain((1..=2 * n).map(|i| format!("p{i} "))).collect();
+/// # text.push('\n');
+/// # for k in 1..=n { for i in 1..2 * n - k { text += &format!("d{k} p{i} p{}\n", i + k + 1); } }
+/// let p = exactly::format::parse_dlx(&text)?; // Langford pairs 1..11
+/// let one = exactly::parallel::split(&p, exactly::Engine::Auto, 1000, 8);
+/// assert_eq!(exactly::parallel::split_on(&p, exactly::Engine::Auto, 1000, 8, 4), one);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn split_on<L: Sync>(
+    problem: &Problem<L>,
+    engine: Engine,
+    min: usize,
+    max_depth: usize,
+    threads: usize,
+) -> Split {
+    let threads = threads.clamp(1, MAX_THREADS);
+    let spare = Spare::new(Vec::new());
+    let parallel = |walk: &Walk<'_>, base: &[OptionId], frontier: &[Vec<OptionId>]| {
+        walk.parallel(
+            problem,
+            in_order(problem, engine),
+            base,
+            frontier,
+            threads,
+            &spare,
+        )
+    };
+    let on = (threads > 1).then_some((threads, &parallel as &Parallel<'_>));
+    cut(
+        problem,
+        engine,
+        min,
+        max_depth,
+        false,
+        &Limits::default(),
+        on,
+    )
+    .0
 }
 
 /// [`split`] under a budget: `limits.nodes` bounds the nodes of all the
@@ -90,7 +245,7 @@ pub fn split_within<L>(
     max_depth: usize,
     limits: &Limits,
 ) -> (Split, Outcome, u64) {
-    let (split, _, outcome, visited) = cut(problem, engine, min, max_depth, false, limits);
+    let (split, _, outcome, visited) = cut(problem, engine, min, max_depth, false, limits, None);
     (split, outcome, visited)
 }
 
@@ -109,7 +264,15 @@ pub fn split_with_solutions<L>(
     min: usize,
     max_depth: usize,
 ) -> (Split, Vec<Vec<OptionId>>) {
-    let (split, above, _, _) = cut(problem, engine, min, max_depth, true, &Limits::default());
+    let (split, above, _, _) = cut(
+        problem,
+        engine,
+        min,
+        max_depth,
+        true,
+        &Limits::default(),
+        None,
+    );
     (split, above)
 }
 
@@ -138,7 +301,7 @@ pub fn split_with_solutions_within<L>(
     max_depth: usize,
     limits: &Limits,
 ) -> (Split, Vec<Vec<OptionId>>, Outcome) {
-    let (split, above, outcome, _) = cut(problem, engine, min, max_depth, true, limits);
+    let (split, above, outcome, _) = cut(problem, engine, min, max_depth, true, limits, None);
     (split, above, outcome)
 }
 
@@ -149,11 +312,14 @@ pub fn split_with_solutions_within<L>(
 /// Each cut is made from the one above it: every subproblem of the cut is
 /// split a few levels further down ([`Solver::reset_to`] moves between
 /// them, so the prefixes they share are not replayed), and each node above
-/// the last cut is visited once. Where the tree stays narrow (a chain of
-/// forced moves) the step doubles: a step that visits fewer than `min`
+/// the last cut is visited once. A chain of forced moves from the root is
+/// followed first, in one walk ([`Solver::follow_forced`]). Where the tree
+/// stays narrow the step doubles: a step that visits fewer than `min`
 /// nodes cannot pass over a depth with `min` subproblems, whose nodes it
 /// would have visited; one that visits more is stopped there and made
-/// again with half the step (and the step grows no more).
+/// again one level at a time (halving the step instead cost up to `min`
+/// nodes more at each halving: 9,216 of the 17,362 nodes the cut of the
+/// bench's 64x64 sudoku visited for 16 threads).
 /// A cut is the same as [`split_at`]'s at its depth: the same subproblems
 /// in the same order, and the same solutions, nodes and updates above it.
 fn cut<L>(
@@ -163,86 +329,92 @@ fn cut<L>(
     max_depth: usize,
     keep: bool,
     limits: &Limits,
+    on: Option<(usize, &Parallel<'_>)>,
 ) -> (Split, Vec<Vec<OptionId>>, Outcome, u64) {
     let start = crate::time::Instant::now();
-    let mut solver = Solver::new(problem).engine(in_order(problem, engine));
+    let engine = in_order(problem, engine);
+    let mut solver = Solver::new(problem).engine(engine);
     let mut cut = Split::default();
     let mut above = Vec::new();
+    // The subproblems are kept as what follows `base`, the options every
+    // prefix starts with.
+    let mut base = Vec::new();
     let mut frontier = vec![Vec::new()];
     let mut visited = 0u64;
+    // A chain of forced moves from the root has one node a level, so no
+    // depth along it has two subproblems: it is taken in one walk, and the
+    // cuts start where it ends. (Under a budget, the walk below keeps
+    // count.)
+    let unbounded = limits.nodes.is_none() && limits.time.is_none() && limits.cancel.is_none();
+    if unbounded && min > 1 {
+        if let Some((chain, updates)) = solver.follow_forced(max_depth) {
+            cut.depth = chain.len();
+            cut.nodes = chain.len() as u64;
+            cut.updates = updates;
+            visited = cut.nodes;
+            base = chain;
+        }
+    }
+    let at = base.len();
     // The root is cut at depth 0 (itself, or a solution).
     let mut step = 0;
     let mut widen = true;
+    // How long the last round took, and over how many subproblems.
+    let mut last = std::time::Duration::ZERO;
+    let mut walked = 1;
     loop {
-        let mut round = Split {
-            depth: cut.depth + step,
-            ..Split::default()
+        let depth = cut.depth + step;
+        let walk = Walk {
+            at,
+            step,
+            min,
+            keep,
+            limits,
+            start,
         };
-        let mut found = Vec::new();
-        let mut outcome = Outcome::Complete;
-        let mut narrow = false;
-        for prefix in &frontier {
-            let mut pass = limits.clone();
-            pass.solutions = None;
-            let left = limits.nodes.map_or(u64::MAX, |n| n.saturating_sub(visited));
-            // A wide step stops at `min` nodes, to be made again with half the step.
-            let wide = (step > 1).then(|| (min as u64).saturating_sub(round.nodes));
-            pass.nodes = match wide {
-                Some(cap) if cap < left => Some(cap),
-                _ => limits.nodes.map(|_| left),
-            };
-            pass.time = limits.time.map(|t| t.saturating_sub(start.elapsed()));
-            solver.set_limits(pass);
-            // The root needs no replay (nor a search with prefixes: a
-            // problem with multiplicities is split at the root only), and
-            // the other prefixes come from this solver's own walk.
-            if prefix.is_empty() {
-                solver.reset();
-            } else if solver.reset_to_found(prefix).is_err() {
-                outcome = Outcome::Stopped(StopReason::Caller);
-                break;
+        let began = crate::time::Instant::now();
+        let mut round = match on {
+            Some((threads, parallel))
+                if unbounded
+                    && frontier.len() >= PARALLEL_FRONTIER * threads
+                    && (last.mul_f64(frontier.len() as f64 / walked as f64) >= PARALLEL_AFTER
+                        || frontier.len() >= 64 * threads) =>
+            {
+                let round = parallel(&walk, &base, &frontier);
+                visited = visited.saturating_add(round.nodes);
+                round
             }
-            outcome = solver.split(
-                step,
-                |prefix| round.subproblems.push(prefix.to_vec()),
-                |solution| {
-                    round.solutions += 1;
-                    if keep {
-                        found.push(solution.to_vec());
-                    }
-                },
-            );
-            round.nodes += solver.stats().nodes;
-            round.updates += solver.stats().updates;
-            visited = visited.saturating_add(solver.stats().nodes);
-            if !outcome.is_complete() {
-                if wide.is_some_and(|cap| cap < left)
-                    && outcome == Outcome::Stopped(StopReason::NodeLimit)
-                {
-                    // The step's own cap, not the caller's budget.
-                    narrow = true;
-                }
-                break;
-            }
-        }
-        if step > 1 && (narrow || round.nodes >= min as u64) {
+            _ => walk.slice(&mut solver, &frontier, &mut visited),
+        };
+        last = began.elapsed();
+        walked = frontier.len().max(1);
+        if step > 1 && (round.narrow || round.nodes >= min as u64) {
             // It may have passed over a depth with enough subproblems:
-            // again with half the step, which no longer grows.
-            step /= 2;
+            // again a level at a time.
+            step = 1;
             widen = false;
             continue;
         }
-        cut.depth = round.depth;
+        let outcome = round.outcome;
+        cut.depth = depth;
         cut.subproblems = round.subproblems;
         cut.solutions += round.solutions;
         cut.nodes += round.nodes;
         cut.updates += round.updates;
-        above.append(&mut found);
+        above.append(&mut round.found);
         if !outcome.is_complete()
             || cut.subproblems.len() >= min
             || cut.subproblems.is_empty()
             || cut.depth >= max_depth
         {
+            if at > 0 {
+                for prefix in &mut cut.subproblems {
+                    prefix.splice(..0, base.iter().copied());
+                }
+            }
+            if outcome.is_complete() {
+                cut.found = Found::of(problem, &cut.subproblems);
+            }
             return (cut, above, outcome, visited);
         }
         if step == 0 || widen && round.nodes.saturating_mul(2) < min as u64 {
@@ -252,6 +424,219 @@ fn cut<L>(
         }
         step = step.min(max_depth - cut.depth);
         frontier = std::mem::take(&mut cut.subproblems);
+    }
+}
+
+/// A cut's round walks its frontier on several threads when it has at
+/// least this many subproblems a thread (and no budget), and it should
+/// take [`PARALLEL_AFTER`] or more on one (as long a time a subproblem as
+/// the round before took), or the frontier is 64 a thread (more than a
+/// count asks for): each thread's solver is built and moved to the base
+/// first, which short rounds do not repay.
+const PARALLEL_FRONTIER: usize = 4;
+
+/// See [`PARALLEL_FRONTIER`].
+const PARALLEL_AFTER: std::time::Duration = std::time::Duration::from_millis(10);
+
+/// Solvers for a cut's rounds on several threads, each holding the base
+/// levels: made once, lent to the threads of each round.
+type Spare<'p, L> = std::sync::Mutex<Vec<Solver<'p, L>>>;
+
+/// A solver a thread holds for a round, given back when the round ends.
+struct Lent<'s, 'p, L> {
+    solver: Option<Solver<'p, L>>,
+    spare: &'s Spare<'p, L>,
+}
+
+impl<L> Drop for Lent<'_, '_, L> {
+    fn drop(&mut self) {
+        if let Some(solver) = self.solver.take() {
+            self.spare
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(solver);
+        }
+    }
+}
+
+/// A round of a cut on several threads ([`Walk::parallel`]), given the
+/// base and the frontier.
+type Parallel<'a> = dyn Fn(&Walk<'_>, &[OptionId], &[Vec<OptionId>]) -> Round + 'a;
+
+/// What one round of a cut found below some of its frontier.
+struct Round {
+    /// The subproblems, as what follows the cut's base.
+    subproblems: Vec<Vec<OptionId>>,
+    solutions: u128,
+    /// The solutions themselves, when kept.
+    found: Vec<Vec<OptionId>>,
+    nodes: u64,
+    updates: u64,
+    outcome: Outcome,
+    /// Whether a wide step's own cap stopped it.
+    narrow: bool,
+}
+
+impl Default for Round {
+    fn default() -> Round {
+        Round {
+            subproblems: Vec::new(),
+            solutions: 0,
+            found: Vec::new(),
+            nodes: 0,
+            updates: 0,
+            outcome: Outcome::Complete,
+            narrow: false,
+        }
+    }
+}
+
+impl Round {
+    /// `self` followed by `next`, the round over the frontier after its
+    /// own.
+    fn then(mut self, mut next: Round) -> Round {
+        self.subproblems.append(&mut next.subproblems);
+        self.solutions += next.solutions;
+        self.found.append(&mut next.found);
+        self.nodes += next.nodes;
+        self.updates += next.updates;
+        if self.outcome.is_complete() {
+            self.outcome = next.outcome;
+        }
+        self.narrow |= next.narrow;
+        self
+    }
+}
+
+/// One round of a cut: `step` levels below each prefix of a frontier.
+struct Walk<'a> {
+    /// The length of the base all prefixes start with.
+    at: usize,
+    step: usize,
+    min: usize,
+    keep: bool,
+    limits: &'a Limits,
+    start: crate::time::Instant,
+}
+
+impl Walk<'_> {
+    /// The round below `frontier` (prefixes past the base), walked in
+    /// order with `solver`, whose levels hold the base; `visited` counts
+    /// the nodes of all rounds against the caller's budget.
+    fn slice<L>(
+        &self,
+        solver: &mut Solver<'_, L>,
+        frontier: &[Vec<OptionId>],
+        visited: &mut u64,
+    ) -> Round {
+        let limits = self.limits;
+        let mut round = Round::default();
+        for prefix in frontier {
+            let mut pass = limits.clone();
+            pass.solutions = None;
+            let left = limits
+                .nodes
+                .map_or(u64::MAX, |n| n.saturating_sub(*visited));
+            // A wide step stops at `min` nodes, to be made again a level at a time.
+            let wide = (self.step > 1).then(|| (self.min as u64).saturating_sub(round.nodes));
+            pass.nodes = match wide {
+                Some(cap) if cap < left => Some(cap),
+                _ => limits.nodes.map(|_| left),
+            };
+            pass.time = limits.time.map(|t| t.saturating_sub(self.start.elapsed()));
+            solver.set_limits(pass);
+            // The root needs no replay (nor a search with prefixes: a
+            // problem with multiplicities is split at the root only), and
+            // the other prefixes come from this solver's own walk.
+            if self.at == 0 && prefix.is_empty() {
+                solver.reset();
+            } else if solver.reset_to_found_after(self.at, prefix).is_err() {
+                round.outcome = Outcome::Stopped(StopReason::Caller);
+                break;
+            }
+            let at = self.at;
+            round.outcome = solver.split(
+                self.step,
+                |prefix| round.subproblems.push(prefix[at..].to_vec()),
+                |solution| {
+                    round.solutions += 1;
+                    if self.keep {
+                        round.found.push(solution.to_vec());
+                    }
+                },
+            );
+            round.nodes += solver.stats().nodes;
+            round.updates += solver.stats().updates;
+            *visited = visited.saturating_add(solver.stats().nodes);
+            if !round.outcome.is_complete() {
+                if wide.is_some_and(|cap| cap < left)
+                    && round.outcome == Outcome::Stopped(StopReason::NodeLimit)
+                {
+                    // The step's own cap, not the caller's budget.
+                    round.narrow = true;
+                }
+                break;
+            }
+        }
+        round
+    }
+
+    /// [`Walk::slice`] over `frontier` cut into runs of consecutive
+    /// prefixes, each walked on a thread of its own by a solver that first
+    /// commits `base`, and put back together in order: the same round.
+    /// (A wide step caps each run at `min` nodes, so that the round stops
+    /// as it would on one thread, at `min` nodes or more.)
+    fn parallel<'p, L: Sync>(
+        &self,
+        problem: &'p Problem<L>,
+        engine: Engine,
+        base: &[OptionId],
+        frontier: &[Vec<OptionId>],
+        threads: usize,
+        spare: &Spare<'p, L>,
+    ) -> Round {
+        let runs = frontier.len().div_ceil(PARALLEL_FRONTIER * threads).max(1);
+        let pieces: Vec<&[Vec<OptionId>]> = frontier.chunks(runs).collect();
+        let items: Vec<usize> = (0..pieces.len()).collect();
+        let done = Pool::new(threads).run(
+            &items,
+            || Lent {
+                solver: spare.lock().unwrap_or_else(|e| e.into_inner()).pop(),
+                spare,
+            },
+            |lent: &mut Lent<'_, 'p, L>, i, _| {
+                if lent.solver.is_none() {
+                    let mut solver = Solver::new(problem).engine(engine);
+                    solver.reset_to_found(base)?;
+                    lent.solver = Some(solver);
+                }
+                let solver = lent.solver.as_mut().expect("made above");
+                let mut visited = 0;
+                let round = self.slice(solver, pieces[i], &mut visited);
+                // A run stopped by a wide step's cap stops the others: the
+                // round is made again a level at a time.
+                let outcome = round.outcome;
+                Ok::<_, PrefixError>(Item {
+                    value: round,
+                    nodes: visited,
+                    outcome,
+                })
+            },
+            |_, _| {},
+        );
+        match done {
+            Ok(run) => {
+                let mut parts = run.items;
+                parts.sort_by_key(|&(i, _)| i);
+                parts
+                    .into_iter()
+                    .fold(Round::default(), |all, (_, item)| all.then(item.value))
+            }
+            Err(_) => Round {
+                outcome: Outcome::Stopped(StopReason::Caller),
+                ..Round::default()
+            },
+        }
     }
 }
 
@@ -294,6 +679,7 @@ pub fn split_at<L>(problem: &Problem<L>, engine: Engine, depth: usize) -> Split 
     );
     cut.nodes = solver.stats().nodes;
     cut.updates = solver.stats().updates;
+    cut.found = Found::of(problem, &cut.subproblems);
     cut
 }
 
@@ -625,6 +1011,11 @@ pub fn count_split<L: Sync>(
     let items: Vec<usize> = (0..n)
         .filter(|&i| !skip.get(i).copied().unwrap_or(false))
         .collect();
+    let seed = if split.found.marks.is_empty() {
+        0
+    } else {
+        Found::seed(problem)
+    };
     let run = Pool::new(threads)
         .limits(limits)
         .run(
@@ -633,7 +1024,12 @@ pub fn count_split<L: Sync>(
             |slot: &mut Option<Solver<'_, L>>, i, control| {
                 let solver = budgeted(slot, problem, engine, control.limits());
                 // Consecutive subproblems share most of their prefixes.
-                solver.reset_to(&split.subproblems[i])?;
+                let prefix = &split.subproblems[i];
+                if split.found.knows(seed, i, prefix) {
+                    solver.reset_to_found(prefix)?;
+                } else {
+                    solver.reset_to(prefix)?;
+                }
                 let Count { solutions, outcome } = solver.count();
                 let stats = *solver.stats();
                 Ok(Item {
@@ -749,7 +1145,13 @@ pub fn count<L: Sync>(problem: &Problem<L>, threads: usize) -> ParallelCount {
         return count_multi(problem, threads, &Limits::default(), &|_| {}, &|_, _, _| {});
     }
     // No cut is deeper than the tree, whose levels each cover a primary item.
-    let split = split(problem, Engine::Auto, 64 * threads, problem.num_primary());
+    let split = split_on(
+        problem,
+        Engine::Auto,
+        64 * threads,
+        problem.num_primary(),
+        threads,
+    );
     let counted = count_split(
         problem,
         Engine::Auto,

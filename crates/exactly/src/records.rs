@@ -332,6 +332,7 @@ pub fn parse_plan(text: &str) -> Result<Plan, ParseError> {
         nodes,
         // A plan does not record them.
         updates: 0,
+        ..Split::default()
     };
     let mut estimates = Vec::new();
     let record = "'<index> <estimate> <options> <checksum>'";

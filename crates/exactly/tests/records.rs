@@ -387,7 +387,11 @@ proptest! {
         let plan = Plan {
             input: "fedcba9876543210".into(),
             estimates: estimates[..subproblems.len()].iter().map(|&e| e as f64).collect(),
-            split: Split { depth: depth.min(3), subproblems, solutions, nodes, updates: 0 },
+            split: {
+                let mut split = Split::default();
+                (split.depth, split.subproblems, split.solutions, split.nodes) = (depth.min(3), subproblems, solutions, nodes);
+                split
+            },
         };
         prop_assert_eq!(parse_plan(&write_plan(&plan)), Ok(plan));
     }
@@ -434,9 +438,7 @@ fn huge_thread_counts_and_depths_are_bounded() {
     let p = problem("knuth-example.dlx");
     let deep = parallel::split_at(&p, Engine::Auto, usize::MAX);
     assert_eq!((deep.subproblems.len(), deep.solutions), (0, 1));
-    let whole = Split {
-        depth: usize::MAX,
-        ..deep
-    };
+    let mut whole = deep.clone();
+    whole.depth = usize::MAX;
     assert_eq!(parallel::check_split(&p, &whole), Ok(()));
 }

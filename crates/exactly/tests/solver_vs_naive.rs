@@ -134,13 +134,12 @@ proptest! {
             // whole count may count the last item's options without
             // covering them: the same updates or more, never fewer.
             prop_assert!(updates >= total_updates, "{:?}: {} < {}", engine, updates, total_updates);
-            let cut = exactly::parallel::Split {
-                depth,
-                subproblems,
-                solutions: above,
-                nodes: solver.stats().nodes,
-                updates: solver.stats().updates,
-            };
+            let mut cut = exactly::parallel::Split::default();
+            cut.depth = depth;
+            cut.subproblems = subproblems;
+            cut.solutions = above;
+            cut.nodes = solver.stats().nodes;
+            cut.updates = solver.stats().updates;
             let counted = exactly::parallel::count_split(
                 &problem, engine, &cut, threads, &Limits::default(), &[], &|_, _, _| {},
             ).unwrap();
@@ -155,6 +154,8 @@ proptest! {
             let want = threads * threads + depth;
             let some = exactly::parallel::split(&problem, engine, want, 6);
             prop_assert_eq!(&some, &exactly::parallel::split_at(&problem, engine, some.depth));
+            // Rounds walked on several threads make the same cut.
+            prop_assert_eq!(&exactly::parallel::split_on(&problem, engine, want, 6, threads), &some);
             for shallower in 0..some.depth {
                 let above = exactly::parallel::split_at(&problem, engine, shallower);
                 prop_assert!(above.subproblems.len() < want, "{:?}: depth {} has {} of {}", engine, shallower, above.subproblems.len(), want);
@@ -230,6 +231,89 @@ proptest! {
             prop_assert_eq!(moved.count().solutions, plain.naive_solutions().len() as u128);
             moved.reset();
             prop_assert_eq!(moved.count().solutions, plain.naive_solutions().len() as u128);
+        }
+    }
+
+    #[test]
+    fn replays_fail_where_the_search_would(
+        plain in plain_problem(),
+        depth in 0usize..4,
+        pick in any::<u64>(),
+        tail in proptest::collection::vec(any::<u64>(), 0..4),
+    ) {
+        // A cut's subproblem with options of any kind put after it: the
+        // replay (whose scans stop early on the way down) accepts it
+        // exactly where the search branches on an item of each option, as
+        // `branch` shows level by level, and fails where that first stops.
+        let problem = plain.to_problem();
+        let options = problem.num_options() as u64;
+        prop_assume!(options > 0);
+        for engine in ENGINES {
+            let cut = exactly::parallel::split_at(&problem, engine, depth);
+            let mut prefix = if cut.subproblems.is_empty() {
+                Vec::new()
+            } else {
+                cut.subproblems[(pick as usize) % cut.subproblems.len()].clone()
+            };
+            prefix.extend(tail.iter().map(|&t| OptionId::new((t % options) as usize)));
+            let mut expected = Ok(());
+            for (level, &option) in prefix.iter().enumerate() {
+                let mut walk = Solver::new(&problem).engine(engine);
+                walk.restrict(&prefix[..level]).unwrap();
+                match walk.branch().unwrap() {
+                    exactly::Branch::Solution => {
+                        expected = Err(exactly::PrefixError::TooLong { level });
+                    }
+                    exactly::Branch::Options(list) if !list.contains(&option) => {
+                        expected = Err(exactly::PrefixError::NotAvailable { level, option });
+                    }
+                    exactly::Branch::Options(_) => continue,
+                }
+                break;
+            }
+            let mut solver = Solver::new(&problem).engine(engine);
+            prop_assert_eq!(solver.restrict(&prefix), expected.clone(), "{:?} {:?}", engine, prefix);
+            let mut moved = Solver::new(&problem).engine(engine);
+            let _ = moved.reset_to(&prefix[..prefix.len() / 2]);
+            prop_assert_eq!(moved.reset_to(&prefix), expected, "{:?} {:?}", engine, prefix);
+        }
+    }
+
+    #[test]
+    fn cuts_through_forced_moves_from_the_root(
+        plain in plain_problem(),
+        chain in 0usize..6,
+        dead in any::<bool>(),
+        want in 2usize..12,
+        max_depth in 0usize..10,
+    ) {
+        // Items of one option each, left of the problem's own, make a chain
+        // of forced moves from the root; an item with no option right of
+        // them all makes the root a dead end, which the chain's quick scans
+        // do not see. The cut is still the one-walk cut at its depth, the
+        // shallowest with that many subproblems, and counts the rest.
+        let (p, gap) = (plain.primary, chain + usize::from(dead));
+        let shift = |i: usize| if i < p { i + chain } else { i + gap };
+        let mut options: Vec<Vec<(usize, u32)>> = (0..chain).map(|j| vec![(j, 0)]).collect();
+        options.extend(plain.options.iter().map(|o| o.iter().map(|&(i, c)| (shift(i), c)).collect()));
+        let longer = Plain { primary: p + gap, secondary: plain.secondary, options };
+        let problem = longer.to_problem();
+        let expected = longer.naive_solutions().len() as u128;
+        for engine in ENGINES {
+            let made = exactly::parallel::split(&problem, engine, want, max_depth);
+            prop_assert_eq!(&made, &exactly::parallel::split_at(&problem, engine, made.depth), "{:?}", engine);
+            prop_assert_eq!(&exactly::parallel::split_on(&problem, engine, want, max_depth, 2), &made, "{:?}", engine);
+            for shallower in 0..made.depth {
+                let above = exactly::parallel::split_at(&problem, engine, shallower);
+                prop_assert!(above.subproblems.len() < want, "{:?}: depth {}", engine, shallower);
+            }
+            let counted = exactly::parallel::count_split(
+                &problem, engine, &made, 2, &Limits::default(), &[], &|_, _, _| {},
+            ).unwrap();
+            prop_assert_eq!(counted.solutions, expected, "{:?}", engine);
+            let mut whole = Solver::new(&problem).engine(engine);
+            whole.count();
+            prop_assert_eq!(counted.nodes, whole.stats().nodes, "{:?}", engine);
         }
     }
 
@@ -324,6 +408,52 @@ proptest! {
                 }
                 prop_assert_eq!(solver.count().solutions, all.len() as u128, "{:?}", engine);
             }
+        }
+    }
+}
+
+/// Langford pairs 1..n as Knuth's text (`exactly gen langford n`).
+fn langford(n: usize) -> String {
+    let mut text: String = (1..=n)
+        .map(|k| format!("d{k} "))
+        .chain((1..=2 * n).map(|i| format!("p{i} ")))
+        .collect();
+    text.push('\n');
+    for k in 1..=n {
+        for i in 1..2 * n - k {
+            text += &format!("d{k} p{i} p{}\n", i + k + 1);
+        }
+    }
+    text
+}
+
+#[test]
+fn cuts_on_several_threads_are_the_cuts_on_one() {
+    // Wide frontiers, so that rounds run on the threads; every engine,
+    // budgets of subproblems that stop at several depths.
+    let p = exactly::format::parse_dlx(&langford(11)).unwrap();
+    for engine in ENGINES {
+        for min in [2, 50, 400, 3000, 20000] {
+            let one = exactly::parallel::split(&p, engine, min, 12);
+            for threads in [2, 3, 8] {
+                let many = exactly::parallel::split_on(&p, engine, min, 12, threads);
+                assert_eq!(
+                    many, one,
+                    "{engine:?}, {min} subproblems, {threads} threads"
+                );
+                assert_eq!(many.updates, one.updates, "{engine:?}, {min}, {threads}");
+            }
+            let counted = exactly::parallel::count_split(
+                &p,
+                engine,
+                &one,
+                3,
+                &Limits::default(),
+                &[],
+                &|_, _, _| {},
+            )
+            .unwrap();
+            assert_eq!(counted.solutions, 35_584, "{engine:?}, {min}");
         }
     }
 }

@@ -202,7 +202,13 @@ pub fn count_threads(
     };
     let split = match &resumed {
         Some(header) => parallel::split_at(problem, engine, header.depth),
-        None => parallel::split(problem, engine, PER_THREAD * threads, max_depth(problem)),
+        None => parallel::split_on(
+            problem,
+            engine,
+            PER_THREAD * threads,
+            max_depth(problem),
+            threads,
+        ),
     };
     let checkpoint = match &args.checkpoint {
         Some(path) => {

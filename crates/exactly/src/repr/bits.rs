@@ -510,6 +510,23 @@ impl<const W: usize, const WI: usize> Structure for Fixed<'_, W, WI> {
         Some(o as u32)
     }
 
+    fn seek(&mut self, frame: &mut Frame<Level>, option: OptionId) -> Option<u32> {
+        let w = self.w();
+        let b = &*self.0;
+        let (l, o) = (frame.state.depth as usize, option.0 as usize);
+        if o >= w * 64 || b.cand.at((l * w + o / 64) as u32) >> (o % 64) & 1 == 0 {
+            return None;
+        }
+        frame.state.next = o as u32;
+        let below = (b.cand.at((l * w + o / 64) as u32) & ((1u64 << (o % 64)) - 1)).count_ones();
+        Some(
+            (0..o / 64)
+                .map(|k| b.cand.at((l * w + k) as u32).count_ones())
+                .sum::<u32>()
+                + below,
+        )
+    }
+
     fn leave(&mut self, frame: &mut Frame<Level>) {
         self.0.cur = frame.state.depth as usize;
         frame.k = frame.d;
@@ -702,6 +719,28 @@ impl Structure for Bits {
         }
         self.cur = l + 1;
         Some(o as u32)
+    }
+
+    fn seek(&mut self, frame: &mut Frame<Level>, option: OptionId) -> Option<u32> {
+        let (l, o, w) = (frame.state.depth as usize, option.0 as usize, self.w);
+        // With live words, a word off the level's mask holds nothing.
+        let live = |k: usize| self.row_live.is_empty() || self.cand_live.at(l as u32) >> k & 1 != 0;
+        if o >= w * 64
+            || !live(o / 64)
+            || self.cand.at((l * w + o / 64) as u32) >> (o % 64) & 1 == 0
+        {
+            return None;
+        }
+        frame.state.next = o as u32;
+        let word = |k: usize| {
+            if live(k) {
+                self.cand.at((l * w + k) as u32)
+            } else {
+                0
+            }
+        };
+        let below = (word(o / 64) & ((1u64 << (o % 64)) - 1)).count_ones();
+        Some((0..o / 64).map(|k| word(k).count_ones()).sum::<u32>() + below)
     }
 
     fn leave(&mut self, frame: &mut Frame<Level>) {

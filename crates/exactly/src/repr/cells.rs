@@ -386,6 +386,8 @@ pub(crate) struct Level {
 
 impl Structure for Cells {
     type Level = Level;
+    // The active items are kept in no order.
+    const STOPS_AT_LEFTMOST: bool = false;
 
     fn updates(&self) -> u64 {
         self.updates
@@ -466,6 +468,16 @@ impl Structure for Cells {
         frame.k += 1;
         self.commit_others(x);
         Some(x)
+    }
+
+    fn seek(&mut self, frame: &mut Frame<Level>, option: OptionId) -> Option<u32> {
+        debug_assert_eq!(frame.k, 0);
+        let start = self.items[frame.item as usize].start;
+        let k = (0..frame.d).find(|&k| self.option_of(self.set[(start + k) as usize]) == option)?;
+        // `next_option` restores to the mark right after the cover (a mark
+        // nothing has passed yet) and commits the option at `k`.
+        frame.k = k;
+        Some(k)
     }
 
     fn leave(&mut self, frame: &mut Frame<Level>) {

@@ -492,6 +492,27 @@ impl<const C: bool, const T: bool> Structure for Dlx<'_, C, T> {
         Some(x)
     }
 
+    fn seek(&mut self, frame: &mut Frame<Level>, option: OptionId) -> Option<u32> {
+        debug_assert_eq!(frame.k, 0);
+        let nodes = &self.0.nodes;
+        let mut before = frame.state;
+        let mut passed = 0;
+        loop {
+            let x = nodes.at(before).down;
+            if x == frame.item {
+                return None;
+            }
+            if option_at(nodes, x) == option {
+                // `next_option` follows `down` from here, undoing nothing
+                // while `k` is 0.
+                frame.state = before;
+                return Some(passed);
+            }
+            before = x;
+            passed += 1;
+        }
+    }
+
     fn leave(&mut self, frame: &mut Frame<Level>) {
         if frame.k > 0 {
             self.0.uncommit_others::<C, T>(frame.state);

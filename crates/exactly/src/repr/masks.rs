@@ -562,6 +562,7 @@ pub(crate) struct Level {
 
 impl<C: Cell> Structure for Masks<C> {
     type Level = Level;
+    const STOPS_AT_LEFTMOST: bool = false;
 
     fn updates(&self) -> u64 {
         0
@@ -653,6 +654,21 @@ impl<C: Cell> Structure for Masks<C> {
             self.follow();
         }
         Some(o)
+    }
+
+    fn seek(&mut self, frame: &mut Frame<Level>, option: OptionId) -> Option<u32> {
+        debug_assert_eq!(frame.k, 0);
+        let mut bits = frame.state.untried;
+        let mut passed = 0;
+        while bits != 0 {
+            if self.option_at(frame.item as usize, bits.trailing_zeros()) == option.0 {
+                frame.state.untried = bits;
+                return Some(passed);
+            }
+            bits &= bits - 1;
+            passed += 1;
+        }
+        None
     }
 
     fn leave(&mut self, frame: &mut Frame<Level>) {

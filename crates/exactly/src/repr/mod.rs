@@ -172,6 +172,11 @@ pub(crate) struct NodeChange {
 pub(crate) trait Structure {
     /// The representation's own state for one level of the search.
     type Level: Copy + Default + std::fmt::Debug;
+    /// Whether [`Structure::choose`] with `enough` at least 1 returns the
+    /// leftmost item with at most `enough` options, where there is one
+    /// (the item masks return one that the last commit noted, and dancing
+    /// cells the first in a list kept in no order).
+    const STOPS_AT_LEFTMOST: bool = true;
     fn updates(&self) -> u64;
     fn set_updates(&mut self, updates: u64);
     /// The number of active primary items, capped at 2.
@@ -187,6 +192,16 @@ pub(crate) trait Structure {
     /// one, returning its node; `None` (with the item uncovered) when all
     /// have been tried.
     fn next_option(&mut self, frame: &mut Frame<Self::Level>) -> Option<u32>;
+    /// Right after [`Structure::enter`], moves `frame` on so that the next
+    /// [`Structure::next_option`] commits `option`, without committing the
+    /// options before it, and returns how many it passed over; `None`, with
+    /// nothing changed, when `option` is not one of the item's options. A
+    /// prefix replayed this way costs one commit a level, not one per
+    /// option tried before the one it names. Once that option is
+    /// committed, `frame.k` is to be set to the options passed over plus
+    /// one, as if each had been tried (the estimate of the fraction done
+    /// reads it).
+    fn seek(&mut self, frame: &mut Frame<Self::Level>, option: OptionId) -> Option<u32>;
     /// Undoes everything `frame` holds (its current option, then the cover
     /// of its item), as if its options had run out.
     fn leave(&mut self, frame: &mut Frame<Self::Level>);
@@ -212,15 +227,15 @@ pub(crate) trait Structure {
         }
         *frame = Frame::new(i, self.len(i));
         self.enter(frame);
+        let Some(passed) = self.seek(frame, option) else {
+            self.leave(frame);
+            return None;
+        };
         self.set_full_commits(true);
-        let mut found = None;
-        while let Some(x) = self.next_option(frame) {
-            if self.option_of(x) == option {
-                found = Some(x);
-                break;
-            }
-        }
+        let found = self.next_option(frame);
         self.set_full_commits(false);
+        frame.k = passed + 1;
+        debug_assert_eq!(found.map(|x| self.option_of(x)), Some(option));
         found
     }
     /// With `on`, commits go through every item of the option. Off (the

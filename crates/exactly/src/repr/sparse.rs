@@ -667,6 +667,13 @@ impl Structure for Sparse {
         Some(o)
     }
 
+    fn seek(&mut self, frame: &mut Frame<Level>, option: OptionId) -> Option<u32> {
+        debug_assert_eq!(frame.state.current, NONE);
+        let k = (0..frame.d).find(|&k| self.cand.at(frame.state.cand + k) == option.0)?;
+        frame.k = k;
+        Some(k)
+    }
+
     fn leave(&mut self, frame: &mut Frame<Level>) {
         let i = frame.item;
         if frame.state.current != NONE {

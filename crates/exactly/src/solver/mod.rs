@@ -12,7 +12,7 @@ use std::time::Duration;
 use crate::budget::Budget;
 use crate::multi::Search;
 use crate::problem::{ItemId, OptionId, Problem};
-use crate::repr::{with_structure, Backend};
+use crate::repr::{with_structure, Backend, Structure};
 
 pub use crate::budget::{Limits, Outcome, StopReason};
 pub(crate) use crate::repr::next_random;
@@ -258,6 +258,8 @@ pub struct Solver<'p, L = String> {
     /// `choice[l]`: the node of the option tried at level `l` (the frames,
     /// one per level, are the structure's own, in `backend`).
     choice: Vec<u32>,
+    /// The options of the nodes in `choice`, named once (see [`Names`]).
+    names: Names,
     level: usize,
     /// The level the search may not back up past: 0, or the length of the
     /// prefix given to [`Solver::restrict`].
@@ -283,6 +285,44 @@ pub struct Solver<'p, L = String> {
     multi_search: Option<Box<Search<'p, L>>>,
 }
 
+/// The option of the node chosen at each level, kept from one walk to
+/// the next: a node's option takes a walk along the option to find in some
+/// structures, and the prefixes of a cut or of a sudoku's subproblems run
+/// thousands of levels deep, nearly all of them the same from one
+/// subproblem to the next.
+#[derive(Debug, Default)]
+struct Names {
+    /// The node each entry of `options` was named from (`u32::MAX`: none).
+    nodes: Vec<u32>,
+    options: Vec<OptionId>,
+}
+
+impl Names {
+    /// The options of the nodes `choice[from..]`, level by level; only the
+    /// levels whose node changed are named again.
+    fn of<S: Structure>(&mut self, st: &S, choice: &[u32], from: usize) -> &[OptionId] {
+        let l = choice.len();
+        if self.nodes.len() < l {
+            self.nodes.resize(l, u32::MAX);
+            self.options.resize(l, OptionId(0));
+        }
+        // The levels near the root rarely change: passed over a block at a
+        // time, as a comparison of memory.
+        const BLOCK: usize = 64;
+        let mut same = from;
+        while same + BLOCK <= l && self.nodes[same..same + BLOCK] == choice[same..same + BLOCK] {
+            same += BLOCK;
+        }
+        for (j, &x) in choice.iter().enumerate().skip(same) {
+            if self.nodes[j] != x {
+                self.nodes[j] = x;
+                self.options[j] = st.option_of(x);
+            }
+        }
+        &self.options[from.min(l)..l]
+    }
+}
+
 impl<'p, L> Solver<'p, L> {
     /// A solver for `problem`, positioned at the root of the search tree.
     pub fn new(problem: &'p Problem<L>) -> Solver<'p, L> {
@@ -293,6 +333,7 @@ impl<'p, L> Solver<'p, L> {
             budget: Budget::default(),
             rng: None,
             choice: Vec::new(),
+            names: Names::default(),
             level: 0,
             floor: 0,
             replayed: 0,
@@ -313,6 +354,8 @@ impl<'p, L> Solver<'p, L> {
     /// restart the search from the root).
     pub fn engine(mut self, engine: Engine) -> Self {
         self.backend = Backend::Unbuilt(engine);
+        // Nodes are the structure's own.
+        self.names = Names::default();
         self.level = 0;
         self.floor = 0;
         self.replayed = 0;
@@ -625,6 +668,24 @@ impl<'p, L> Solver<'p, L> {
         self.move_solver(prefix, false)
     }
 
+    /// From the root of a solver that has not searched, makes the moves the
+    /// search is forced to make (levels whose item has one option), at most
+    /// `max` of them, and stays at the node reached, as
+    /// [`Solver::restrict`] to those options leaves it. Returns the options
+    /// taken and the link updates made; `None`, with the solver back at
+    /// the root, where the forced moves end in a dead end or a solution, or
+    /// where the structure cannot find them by the quick scan described at
+    /// [`Solver::descend_from`].
+    pub(crate) fn follow_forced(&mut self, max: usize) -> Option<(Vec<OptionId>, u64)> {
+        if self.multi || self.stats.nodes > 0 || self.level > 0 {
+            return None;
+        }
+        let mut backend = self.take_backend();
+        let result = with_structure!(&mut backend, (s, f) => self.follow(s, f, max), _ => None);
+        self.backend = backend;
+        result
+    }
+
     /// [`Solver::reset_to`] a prefix that this solver's own split found,
     /// so that it needs no checking: the levels past those kept are
     /// committed without choosing an item at each (a choice scans the open
@@ -633,14 +694,37 @@ impl<'p, L> Solver<'p, L> {
         self.move_solver(prefix, true)
     }
 
+    /// [`Solver::reset_to_found`] the prefix made of the first `at` levels
+    /// the solver holds, which stay as they are, and then `rest`: `at` is
+    /// at most the levels the last move replayed (a cut's subproblems all
+    /// go through the same forced moves from the root).
+    pub(crate) fn reset_to_found_after(
+        &mut self,
+        at: usize,
+        rest: &[OptionId],
+    ) -> Result<(), PrefixError> {
+        if self.multi {
+            return Err(PrefixError::Multiplicities);
+        }
+        let mut backend = self.take_backend();
+        let result = with_structure!(&mut backend, (s, f) => self.move_to(s, f, at, rest, true), _ => Ok(()));
+        self.backend = backend;
+        self.after_move(result)
+    }
+
     fn move_solver(&mut self, prefix: &[OptionId], known: bool) -> Result<(), PrefixError> {
         if self.multi {
             return Err(PrefixError::Multiplicities);
         }
         let mut backend = self.take_backend();
-        let result =
-            with_structure!(&mut backend, (s, f) => self.move_to(s, f, prefix, known), _ => Ok(()));
+        let result = with_structure!(&mut backend, (s, f) => self.move_to(s, f, 0, prefix, known), _ => Ok(()));
         self.backend = backend;
+        self.after_move(result)
+    }
+
+    /// The solver's state after a move to a prefix that ended with
+    /// `result`.
+    fn after_move(&mut self, result: Result<(), PrefixError>) -> Result<(), PrefixError> {
         self.stats = Stats::default();
         self.budget.restart();
         self.outcome = None;

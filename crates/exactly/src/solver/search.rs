@@ -143,17 +143,110 @@ impl<'p, L> Solver<'p, L> {
 
     /// Replays `prefix[self.level..]`: the levels above are `prefix`'s
     /// own, already entered.
+    ///
+    /// DLX1 branches on the leftmost item with the fewest options. An item
+    /// left with none never gets one back further down (none of its
+    /// options comes back, and nothing else covers it), so the replay
+    /// first stops each level's scan at the leftmost item with one option
+    /// at most, and scans in full only at the last level: an item with
+    /// none, wherever it was first left so, is still there, and that scan
+    /// finds it. Where such a replay fails, it is undone and made again
+    /// with a full scan at every level, which fails where DLX1 would and
+    /// says so. Deep prefixes go mostly through forced moves (a large
+    /// sudoku's givens), where full scans cost most.
     fn descend_from<S: Structure>(
         &mut self,
         st: &mut S,
         frames: &mut Vec<Frame<S::Level>>,
         prefix: &[OptionId],
     ) -> Result<(), PrefixError> {
+        let start = self.level;
+        if S::STOPS_AT_LEFTMOST && prefix.len() > start + 1 {
+            if self.descend_with(st, frames, prefix, true).is_ok() {
+                return Ok(());
+            }
+            for frame in frames[start..self.level].iter_mut().rev() {
+                st.leave(frame);
+            }
+            self.level = start;
+        }
+        self.descend_with(st, frames, prefix, false)
+    }
+
+    /// [`Solver::follow_forced`]. The scan at each level stops at the
+    /// leftmost item with one option at most. Where the moves end at a node
+    /// with no such item, that scan went through every item and found none
+    /// with no options, so no node above had one either (see
+    /// [`Solver::descend_from`]), and at each the leftmost item with one
+    /// option is the one DLX1 branches on.
+    pub(super) fn follow<S: Structure>(
+        &mut self,
+        st: &mut S,
+        frames: &mut Vec<Frame<S::Level>>,
+        max: usize,
+    ) -> Option<(Vec<OptionId>, u64)> {
+        if !S::STOPS_AT_LEFTMOST {
+            return None;
+        }
+        let before = st.updates();
+        let ends_well = loop {
+            if st.primaries_left() == 0 {
+                break false;
+            }
+            let i = st.choose(&mut None, 1);
+            let d = st.len(i);
+            if d != 1 {
+                break d > 1;
+            }
+            if self.level == max {
+                // Only a full scan shows that no item has none here.
+                let i = st.choose(&mut None, 0);
+                break st.len(i) > 0;
+            }
+            let l = self.level;
+            frames.truncate(l);
+            self.choice.truncate(l);
+            frames.push(Frame::new(i, d));
+            self.choice.push(0);
+            st.enter(&mut frames[l]);
+            let Some(x) = st.next_option(&mut frames[l]) else {
+                break false;
+            };
+            self.choice[l] = x;
+            self.level = l + 1;
+        };
+        if !ends_well {
+            for frame in frames[..self.level].iter_mut().rev() {
+                st.leave(frame);
+            }
+            self.level = 0;
+            return None;
+        }
+        self.floor = self.level;
+        self.replayed = self.level;
+        let updates = st.updates() - before;
+        Some((
+            self.names.of(st, &self.choice[..self.level], 0).to_vec(),
+            updates,
+        ))
+    }
+
+    /// [`Solver::descend_from`]'s replay, with each level's scan stopped at
+    /// the leftmost item with at most one option, except the last level's,
+    /// when `quick`, and DLX1's full scan otherwise.
+    fn descend_with<S: Structure>(
+        &mut self,
+        st: &mut S,
+        frames: &mut Vec<Frame<S::Level>>,
+        prefix: &[OptionId],
+        quick: bool,
+    ) -> Result<(), PrefixError> {
         for (l, &target) in prefix.iter().enumerate().skip(self.level) {
             if st.primaries_left() == 0 {
                 return Err(PrefixError::TooLong { level: l });
             }
-            let i = st.choose(&mut None, 0);
+            let enough = u32::from(quick && l + 1 < prefix.len());
+            let i = st.choose(&mut None, enough);
             let frame = Frame::new(i, st.len(i));
             // After a reset the stacks still hold the last search's levels.
             frames.truncate(l);
@@ -161,21 +254,24 @@ impl<'p, L> Solver<'p, L> {
             frames.push(frame);
             self.choice.push(0);
             st.enter(&mut frames[l]);
-            loop {
-                match st.next_option(&mut frames[l]) {
-                    None => {
-                        return Err(PrefixError::NotAvailable {
-                            level: l,
-                            option: target,
-                        })
-                    }
-                    Some(x) if st.option_of(x) == target => {
-                        self.choice[l] = x;
-                        break;
-                    }
-                    Some(_) => {}
+            // The options before the target are passed over, not tried.
+            let x = match st.seek(&mut frames[l], target) {
+                Some(passed) => st.next_option(&mut frames[l]).inspect(|_| {
+                    frames[l].k = passed + 1;
+                }),
+                None => {
+                    st.leave(&mut frames[l]);
+                    None
                 }
-            }
+            };
+            let Some(x) = x else {
+                return Err(PrefixError::NotAvailable {
+                    level: l,
+                    option: target,
+                });
+            };
+            debug_assert_eq!(st.option_of(x), target);
+            self.choice[l] = x;
             self.level = l + 1;
         }
         Ok(())
@@ -191,7 +287,8 @@ impl<'p, L> Solver<'p, L> {
         &mut self,
         st: &mut S,
         frames: &mut Vec<Frame<S::Level>>,
-        prefix: &[OptionId],
+        at: usize,
+        rest: &[OptionId],
         known: bool,
     ) -> Result<(), PrefixError> {
         // As in `unwind`: after a complete search the levels at or past the
@@ -201,21 +298,26 @@ impl<'p, L> Solver<'p, L> {
         } else {
             self.level
         };
-        let shared = self.replayed.min(self.floor).min(prefix.len());
-        let keep = self.choice[..shared]
-            .iter()
-            .zip(prefix)
-            .take_while(|&(&x, &option)| st.option_of(x) == option)
-            .count();
+        let shared = self.replayed.min(self.floor).min(at + rest.len());
+        debug_assert!(at <= shared, "levels below {at} kept, {shared} replayed");
+        let keep = at
+            + self
+                .names
+                .of(st, &self.choice[..shared], at)
+                .iter()
+                .zip(rest)
+                .take_while(|&(a, b)| a == b)
+                .count();
         for frame in frames[keep..active].iter_mut().rev() {
             st.leave(frame);
         }
         self.level = keep;
         let result = if known {
             let problem = self.problem;
-            self.commit_all(st, frames, problem, &prefix[keep..])
+            self.commit_all(st, frames, problem, &rest[keep - at..])
         } else {
-            self.descend_from(st, frames, prefix)
+            debug_assert_eq!(at, 0);
+            self.descend_from(st, frames, rest)
         };
         // As in `descend`: the levels entered become the floor.
         self.floor = self.level;
@@ -458,9 +560,7 @@ impl<'p, L> Solver<'p, L> {
                     if mode == Mode::Split && l == self.cutoff {
                         // A subproblem's root: counted by whoever solves it.
                         self.stats.nodes -= 1;
-                        buf.clear();
-                        buf.extend(self.choice[..l].iter().map(|&x| st.option_of(x)));
-                        if visit(&buf, true).is_break() {
+                        if visit(self.names.of(st, &self.choice[..l], 0), true).is_break() {
                             self.resume = Resume::Backup;
                             break self.stop(StopReason::Caller);
                         }
