@@ -363,6 +363,19 @@ fn cut<L>(
     let mut last = std::time::Duration::ZERO;
     let mut walked = 1;
     loop {
+        let parallel = on.filter(|&(threads, _)| {
+            unbounded
+                && frontier.len() >= PARALLEL_FRONTIER * threads
+                && (last.mul_f64(frontier.len() as f64 / walked as f64) >= PARALLEL_AFTER
+                    || frontier.len() >= 64 * threads)
+        });
+        if parallel.is_some() && step > 1 {
+            // A frontier this wide is near the cut: a step past the depth
+            // with enough subproblems would commit every option below its
+            // last level on each thread before its cap stopped it.
+            step = 1;
+            widen = false;
+        }
         let depth = cut.depth + step;
         let walk = Walk {
             at,
@@ -373,18 +386,13 @@ fn cut<L>(
             start,
         };
         let began = crate::time::Instant::now();
-        let mut round = match on {
-            Some((threads, parallel))
-                if unbounded
-                    && frontier.len() >= PARALLEL_FRONTIER * threads
-                    && (last.mul_f64(frontier.len() as f64 / walked as f64) >= PARALLEL_AFTER
-                        || frontier.len() >= 64 * threads) =>
-            {
+        let mut round = match parallel {
+            Some((_, parallel)) => {
                 let round = parallel(&walk, &base, &frontier);
                 visited = visited.saturating_add(round.nodes);
                 round
             }
-            _ => walk.slice(&mut solver, &frontier, &mut visited),
+            None => walk.slice(&mut solver, &frontier, &mut visited),
         };
         last = began.elapsed();
         walked = frontier.len().max(1);
