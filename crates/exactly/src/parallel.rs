@@ -154,6 +154,17 @@ impl Found {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn split<L>(problem: &Problem<L>, engine: Engine, min: usize, max_depth: usize) -> Split {
+    unbounded_cut(problem, engine, min, max_depth, None)
+}
+
+/// [`cut`] with no budget, keeping no solutions.
+fn unbounded_cut<L>(
+    problem: &Problem<L>,
+    engine: Engine,
+    min: usize,
+    max_depth: usize,
+    on: Option<(usize, &Parallel<'_>)>,
+) -> Split {
     cut(
         problem,
         engine,
@@ -161,7 +172,7 @@ pub fn split<L>(problem: &Problem<L>, engine: Engine, min: usize, max_depth: usi
         max_depth,
         false,
         &Limits::default(),
-        None,
+        on,
     )
     .0
 }
@@ -202,16 +213,7 @@ pub fn split_on<L: Sync>(
         )
     };
     let on = (threads > 1).then_some((threads, &parallel as &Parallel<'_>));
-    cut(
-        problem,
-        engine,
-        min,
-        max_depth,
-        false,
-        &Limits::default(),
-        on,
-    )
-    .0
+    unbounded_cut(problem, engine, min, max_depth, on)
 }
 
 /// [`split`] under a budget: `limits.nodes` bounds the nodes of all the
