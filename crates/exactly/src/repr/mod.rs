@@ -227,13 +227,21 @@ pub(crate) trait Structure {
         }
         *frame = Frame::new(i, self.len(i));
         self.enter(frame);
+        self.set_full_commits(true);
+        let found = self.take(frame, option);
+        self.set_full_commits(false);
+        found
+    }
+    /// Right after [`Structure::enter`], commits `option` (passing over
+    /// the options before it, see [`Structure::seek`]) and returns its
+    /// node; `None`, with the item uncovered again, when `option` is not
+    /// one of the item's options.
+    fn take(&mut self, frame: &mut Frame<Self::Level>, option: OptionId) -> Option<u32> {
         let Some(passed) = self.seek(frame, option) else {
             self.leave(frame);
             return None;
         };
-        self.set_full_commits(true);
         let found = self.next_option(frame);
-        self.set_full_commits(false);
         frame.k = passed + 1;
         debug_assert_eq!(found.map(|x| self.option_of(x)), Some(option));
         found

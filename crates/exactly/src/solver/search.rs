@@ -95,6 +95,18 @@ impl<'p, L> Solver<'p, L> {
         (nodes, solutions, frames.len() as u64 + 1)
     }
 
+    /// Puts `frame` at level `self.level`, with its choice to come,
+    /// dropping what the stacks hold from that level down (after a reset
+    /// they still hold the last search's levels). Returns the level.
+    fn open_level<T>(&mut self, frames: &mut Vec<Frame<T>>, frame: Frame<T>) -> usize {
+        let l = self.level;
+        frames.truncate(l);
+        self.choice.truncate(l);
+        frames.push(frame);
+        self.choice.push(0);
+        l
+    }
+
     pub(super) fn commit_all<S: Structure>(
         &mut self,
         st: &mut S,
@@ -109,10 +121,7 @@ impl<'p, L> Solver<'p, L> {
                 .iter()
                 .map(|e| e.item)
                 .find(|&i| problem.item_kind(i) == crate::ItemKind::Primary);
-            frames.truncate(l);
-            self.choice.truncate(l);
-            frames.push(Frame::default());
-            self.choice.push(0);
+            self.open_level(frames, Frame::default());
             let node = item.and_then(|i| st.assume(&mut frames[l], i, option));
             let Some(x) = node else {
                 frames.truncate(l);
@@ -203,11 +212,7 @@ impl<'p, L> Solver<'p, L> {
                 let i = st.choose(&mut None, 0);
                 break st.len(i) > 0;
             }
-            let l = self.level;
-            frames.truncate(l);
-            self.choice.truncate(l);
-            frames.push(Frame::new(i, d));
-            self.choice.push(0);
+            let l = self.open_level(frames, Frame::new(i, d));
             st.enter(&mut frames[l]);
             let Some(x) = st.next_option(&mut frames[l]) else {
                 break false;
@@ -247,30 +252,15 @@ impl<'p, L> Solver<'p, L> {
             }
             let enough = u32::from(quick && l + 1 < prefix.len());
             let i = st.choose(&mut None, enough);
-            let frame = Frame::new(i, st.len(i));
-            // After a reset the stacks still hold the last search's levels.
-            frames.truncate(l);
-            self.choice.truncate(l);
-            frames.push(frame);
-            self.choice.push(0);
+            self.open_level(frames, Frame::new(i, st.len(i)));
             st.enter(&mut frames[l]);
             // The options before the target are passed over, not tried.
-            let x = match st.seek(&mut frames[l], target) {
-                Some(passed) => st.next_option(&mut frames[l]).inspect(|_| {
-                    frames[l].k = passed + 1;
-                }),
-                None => {
-                    st.leave(&mut frames[l]);
-                    None
-                }
-            };
-            let Some(x) = x else {
+            let Some(x) = st.take(&mut frames[l], target) else {
                 return Err(PrefixError::NotAvailable {
                     level: l,
                     option: target,
                 });
             };
-            debug_assert_eq!(st.option_of(x), target);
             self.choice[l] = x;
             self.level = l + 1;
         }
