@@ -164,12 +164,11 @@ fn simulate(name: &str, problem: &Problem<String>, threads: &[usize]) {
     for &t in threads.iter().filter(|&&t| t > 1) {
         let start = Instant::now();
         // The cut as `count` makes it, its wide rounds on `t` threads.
-        let split = exactly::parallel::split_on(
+        let split = exactly::parallel::split_for_count(
             problem,
             exactly::Engine::Auto,
-            64 * t,
-            problem.num_primary(),
             t,
+            problem.num_primary(),
         );
         let cut = start.elapsed().as_secs_f64();
         // The subproblems counted on one worker, as `count` counts them:

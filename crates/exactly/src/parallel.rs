@@ -23,6 +23,11 @@ use crate::PrefixError;
 /// asked for; they never start more than there are subproblems to count.
 pub const MAX_THREADS: usize = 1024;
 
+/// Subproblems a count cuts the tree into for each thread ([`count`],
+/// [`count_multi`], and the CLI's `count --threads` and MPI runs), so that
+/// threads that finish early find more work.
+pub const SUBPROBLEMS_PER_THREAD: usize = 64;
+
 /// The tree cut at one depth: the subproblems below the cut and what lies
 /// above it.
 ///
@@ -154,27 +159,17 @@ impl Found {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn split<L>(problem: &Problem<L>, engine: Engine, min: usize, max_depth: usize) -> Split {
-    unbounded_cut(problem, engine, min, max_depth, None)
+    unbounded_cut(problem, engine, Aim::exact(min, max_depth), None)
 }
 
 /// [`cut`] with no budget, keeping no solutions.
 fn unbounded_cut<L>(
     problem: &Problem<L>,
     engine: Engine,
-    min: usize,
-    max_depth: usize,
+    aim: Aim,
     on: Option<(usize, &Parallel<'_>)>,
 ) -> Split {
-    cut(
-        problem,
-        engine,
-        min,
-        max_depth,
-        false,
-        &Limits::default(),
-        on,
-    )
-    .0
+    cut(problem, engine, aim, false, &Limits::default(), on).0
 }
 
 /// [`split`], with the wide rounds of the cut (each deeper cut is made
@@ -200,6 +195,84 @@ pub fn split_on<L: Sync>(
     max_depth: usize,
     threads: usize,
 ) -> Split {
+    cut_on(problem, engine, Aim::exact(min, max_depth), threads)
+}
+
+/// The cut a count on `threads` threads starts from ([`count`], and the
+/// CLI's `count --threads`): [`split_on`] for [`SUBPROBLEMS_PER_THREAD`]
+/// subproblems a thread, except that it stops a level short of that,
+/// at a depth with at least a quarter as many, where the next depth would
+/// hold over four times as many. Both the cut's own walk of that level and
+/// the workers' replays of its prefixes would cost about the work at that
+/// depth over again, where a quarter of the subproblems balance the
+/// threads about as well. (The next depth's size is estimated from a
+/// sixteenth of the frontier, by the options of each one's branching item,
+/// without trying them.) For 16 threads the 10,000 word-pair options
+/// of a 5x5 word rectangle stop at 1,000 subproblems at depth 1 instead of
+/// 14,248 at depth 2.
+///
+/// The split is the tree cut at its depth, as [`split_at`] makes it.
+///
+/// ```
+/// # let n = 11; // Langford pairs 1..11 (35,584 solutions), built as `exactly gen langford 11`
+/// # let mut text: String = (1..=n).map(|k| format!("d{k} ")).chain((1..=2 * n).map(|i| format!("p{i} "))).collect();
+/// # text.push('\n');
+/// # for k in 1..=n { for i in 1..2 * n - k { text += &format!("d{k} p{i} p{}\n", i + k + 1); } }
+/// let p = exactly::format::parse_dlx(&text)?; // Langford pairs 1..11
+/// let split = exactly::parallel::split_for_count(&p, exactly::Engine::Auto, 4, 8);
+/// assert!(split.subproblems.len() >= exactly::parallel::SUBPROBLEMS_PER_THREAD * 4 / 4);
+/// assert_eq!(exactly::parallel::split_at(&p, exactly::Engine::Auto, split.depth), split);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn split_for_count<L: Sync>(
+    problem: &Problem<L>,
+    engine: Engine,
+    threads: usize,
+    max_depth: usize,
+) -> Split {
+    let threads = threads.clamp(1, MAX_THREADS);
+    let min = SUBPROBLEMS_PER_THREAD * threads;
+    let aim = Aim {
+        min,
+        floor: min / OVERSHOOT,
+        max_depth,
+    };
+    cut_on(problem, engine, aim, threads)
+}
+
+/// How far past the subproblems it asks for [`split_for_count`] lets a
+/// cut go: it stops at a depth with `1 / OVERSHOOT` of them when the next
+/// depth is estimated to hold `OVERSHOOT` times as many.
+const OVERSHOOT: usize = 4;
+
+/// [`split_for_count`] estimates the size of the next depth from every
+/// `SAMPLE`th subproblem of the frontier ([`next_depth`]).
+const SAMPLE: usize = 16;
+
+/// What a cut aims for: the first depth with at least `min` subproblems
+/// (or `max_depth`), or a depth with `floor` of them where the next one is
+/// estimated to hold over [`OVERSHOOT`] times `min` (`floor == min`: the
+/// first depth only).
+#[derive(Clone, Copy, Debug)]
+struct Aim {
+    min: usize,
+    floor: usize,
+    max_depth: usize,
+}
+
+impl Aim {
+    /// The first depth with `min` subproblems, or `max_depth`.
+    fn exact(min: usize, max_depth: usize) -> Aim {
+        Aim {
+            min,
+            floor: min,
+            max_depth,
+        }
+    }
+}
+
+/// [`unbounded_cut`] with its wide rounds on `threads` threads.
+fn cut_on<L: Sync>(problem: &Problem<L>, engine: Engine, aim: Aim, threads: usize) -> Split {
     let threads = threads.clamp(1, MAX_THREADS);
     let spare = Spare::new(Vec::new());
     let parallel = |walk: &Walk<'_>, base: &[OptionId], frontier: &[Vec<OptionId>]| {
@@ -213,7 +286,7 @@ pub fn split_on<L: Sync>(
         )
     };
     let on = (threads > 1).then_some((threads, &parallel as &Parallel<'_>));
-    unbounded_cut(problem, engine, min, max_depth, on)
+    unbounded_cut(problem, engine, aim, on)
 }
 
 /// [`split`] under a budget: `limits.nodes` bounds the nodes of all the
@@ -247,7 +320,8 @@ pub fn split_within<L>(
     max_depth: usize,
     limits: &Limits,
 ) -> (Split, Outcome, u64) {
-    let (split, _, outcome, visited) = cut(problem, engine, min, max_depth, false, limits, None);
+    let aim = Aim::exact(min, max_depth);
+    let (split, _, outcome, visited) = cut(problem, engine, aim, false, limits, None);
     (split, outcome, visited)
 }
 
@@ -266,15 +340,8 @@ pub fn split_with_solutions<L>(
     min: usize,
     max_depth: usize,
 ) -> (Split, Vec<Vec<OptionId>>) {
-    let (split, above, _, _) = cut(
-        problem,
-        engine,
-        min,
-        max_depth,
-        true,
-        &Limits::default(),
-        None,
-    );
+    let aim = Aim::exact(min, max_depth);
+    let (split, above, _, _) = cut(problem, engine, aim, true, &Limits::default(), None);
     (split, above)
 }
 
@@ -303,7 +370,8 @@ pub fn split_with_solutions_within<L>(
     max_depth: usize,
     limits: &Limits,
 ) -> (Split, Vec<Vec<OptionId>>, Outcome) {
-    let (split, above, outcome, _) = cut(problem, engine, min, max_depth, true, limits, None);
+    let aim = Aim::exact(min, max_depth);
+    let (split, above, outcome, _) = cut(problem, engine, aim, true, limits, None);
     (split, above, outcome)
 }
 
@@ -327,12 +395,16 @@ pub fn split_with_solutions_within<L>(
 fn cut<L>(
     problem: &Problem<L>,
     engine: Engine,
-    min: usize,
-    max_depth: usize,
+    aim: Aim,
     keep: bool,
     limits: &Limits,
     on: Option<(usize, &Parallel<'_>)>,
 ) -> (Split, Vec<Vec<OptionId>>, Outcome, u64) {
+    let Aim {
+        min,
+        floor,
+        max_depth,
+    } = aim;
     let start = crate::time::Instant::now();
     let engine = in_order(problem, engine);
     let mut solver = Solver::new(problem).engine(engine);
@@ -371,7 +443,9 @@ fn cut<L>(
                 && (last.mul_f64(frontier.len() as f64 / walked as f64) >= PARALLEL_AFTER
                     || frontier.len() >= 64 * threads)
         });
-        if parallel.is_some() && step > 1 {
+        // A cut may stop at this depth if the next holds many more.
+        let sample = unbounded && floor < min && frontier.len() >= floor;
+        if (parallel.is_some() || sample) && step > 1 {
             // A frontier this wide is near the cut: a step past the depth
             // with enough subproblems would commit every option below its
             // last level on each thread before its cap stopped it.
@@ -387,6 +461,12 @@ fn cut<L>(
             limits,
             start,
         };
+        if sample && next_depth(&mut solver, at, &frontier) > (OVERSHOOT * min) as f64 {
+            // Stop here: the cut is the frontier, as the round before left
+            // it.
+            cut.subproblems = frontier;
+            return finish(problem, cut, above, base, Outcome::Complete, visited);
+        }
         let began = crate::time::Instant::now();
         let mut round = match parallel {
             Some((_, parallel)) => {
@@ -417,15 +497,7 @@ fn cut<L>(
             || cut.subproblems.is_empty()
             || cut.depth >= max_depth
         {
-            if at > 0 {
-                for prefix in &mut cut.subproblems {
-                    prefix.splice(..0, base.iter().copied());
-                }
-            }
-            if outcome.is_complete() {
-                cut.found = Found::of(problem, &cut.subproblems);
-            }
-            return (cut, above, outcome, visited);
+            return finish(problem, cut, above, base, outcome, visited);
         }
         if step == 0 || widen && round.nodes.saturating_mul(2) < min as u64 {
             step = (step * 2).max(1);
@@ -435,6 +507,45 @@ fn cut<L>(
         step = step.min(max_depth - cut.depth);
         frontier = std::mem::take(&mut cut.subproblems);
     }
+}
+
+/// An estimate of the subproblems one level below `frontier` (prefixes
+/// past the `at` levels `solver` holds): the options of the branching item
+/// at every [`SAMPLE`]th of its nodes, scaled up. Dead ends and solutions
+/// among those options are not told apart, so it errs high. Not a number
+/// where a prefix does not replay.
+fn next_depth<L>(solver: &mut Solver<'_, L>, at: usize, frontier: &[Vec<OptionId>]) -> f64 {
+    let mut options = 0u64;
+    let mut seen = 0u64;
+    for prefix in frontier.iter().step_by(SAMPLE) {
+        if solver.reset_to_found_after(at, prefix).is_err() {
+            return f64::NAN;
+        }
+        options += u64::from(solver.degree());
+        seen += 1;
+    }
+    options as f64 * frontier.len() as f64 / seen as f64
+}
+
+/// The end of [`cut`]: the subproblems made whole prefixes again (`base`
+/// first), and marked when the cut is complete.
+fn finish<L>(
+    problem: &Problem<L>,
+    mut cut: Split,
+    above: Vec<Vec<OptionId>>,
+    base: Vec<OptionId>,
+    outcome: Outcome,
+    visited: u64,
+) -> (Split, Vec<Vec<OptionId>>, Outcome, u64) {
+    if !base.is_empty() {
+        for prefix in &mut cut.subproblems {
+            prefix.splice(..0, base.iter().copied());
+        }
+    }
+    if outcome.is_complete() {
+        cut.found = Found::of(problem, &cut.subproblems);
+    }
+    (cut, above, outcome, visited)
 }
 
 /// A cut's round walks its frontier on several threads when it has at
@@ -1155,13 +1266,7 @@ pub fn count<L: Sync>(problem: &Problem<L>, threads: usize) -> ParallelCount {
         return count_multi(problem, threads, &Limits::default(), &|_| {}, &|_, _, _| {});
     }
     // No cut is deeper than the tree, whose levels each cover a primary item.
-    let split = split_on(
-        problem,
-        Engine::Auto,
-        64 * threads,
-        problem.num_primary(),
-        threads,
-    );
+    let split = split_for_count(problem, Engine::Auto, threads, problem.num_primary());
     let counted = count_split(
         problem,
         Engine::Auto,

@@ -457,3 +457,59 @@ fn cuts_on_several_threads_are_the_cuts_on_one() {
         }
     }
 }
+
+#[test]
+fn a_count_cuts_short_of_a_depth_that_holds_far_more() {
+    // Three primary items of 100 options each: 100 subproblems at depth 1,
+    // 10,000 at depth 2. Two threads ask for 128: 100 is a quarter of
+    // that or more, and 10,000 over four times, so the cut stops at depth
+    // 1, where `split_on` goes on to depth 2.
+    let mut text = String::from("a b c |");
+    for i in 0..300 {
+        text += &format!(" s{i}");
+    }
+    text.push('\n');
+    for (k, item) in ["a", "b", "c"].iter().enumerate() {
+        for i in 0..100 {
+            text += &format!("{item} s{}\n", 100 * k + i);
+        }
+    }
+    let p = exactly::format::parse_dlx(&text).unwrap();
+    for engine in ENGINES {
+        let short = exactly::parallel::split_for_count(&p, engine, 2, 3);
+        assert_eq!(
+            (short.depth, short.subproblems.len()),
+            (1, 100),
+            "{engine:?}"
+        );
+        assert_eq!(
+            exactly::parallel::split_at(&p, engine, 1),
+            short,
+            "{engine:?}"
+        );
+        let full = exactly::parallel::split_on(&p, engine, 128, 3, 2);
+        assert_eq!(
+            (full.depth, full.subproblems.len()),
+            (2, 10_000),
+            "{engine:?}"
+        );
+        let counted = exactly::parallel::count_split(
+            &p,
+            engine,
+            &short,
+            2,
+            &Limits::default(),
+            &[],
+            &|_, _, _| {},
+        )
+        .unwrap();
+        assert_eq!(counted.solutions, 1_000_000, "{engine:?}");
+    }
+    // Where the next depth holds no more than four times as many, the cut
+    // goes on to it: Langford pairs 1..11 on two threads, as `split_on`.
+    let p = exactly::format::parse_dlx(&langford(11)).unwrap();
+    assert_eq!(
+        exactly::parallel::split_for_count(&p, Engine::Auto, 2, 12),
+        exactly::parallel::split_on(&p, Engine::Auto, 128, 12, 2)
+    );
+}

@@ -38,7 +38,7 @@ const REQUEST: i32 = 0;
 const SOLUTION: i32 = 1;
 
 /// Subproblems per worker thread.
-const PER_WORKER: usize = 64;
+const PER_WORKER: usize = parallel::SUBPROBLEMS_PER_THREAD;
 
 /// Subproblems handed out at once, per thread of the rank that counts them.
 const CHUNK_PER_THREAD: usize = 4;

@@ -35,7 +35,7 @@ use crate::report::{self, Status};
 use crate::search;
 
 /// Subproblems per worker thread when the tree is split for threads.
-const PER_THREAD: usize = 64;
+const PER_THREAD: usize = parallel::SUBPROBLEMS_PER_THREAD;
 /// The deepest cut tried when looking for enough subproblems: the tree's
 /// own depth at most, since each level covers a primary item, and no
 /// deeper than plan and checkpoint files go. Each cut is made from the
@@ -202,13 +202,7 @@ pub fn count_threads(
     };
     let split = match &resumed {
         Some(header) => parallel::split_at(problem, engine, header.depth),
-        None => parallel::split_on(
-            problem,
-            engine,
-            PER_THREAD * threads,
-            max_depth(problem),
-            threads,
-        ),
+        None => parallel::split_for_count(problem, engine, threads, max_depth(problem)),
     };
     let checkpoint = match &args.checkpoint {
         Some(path) => {

@@ -24,11 +24,7 @@ use crate::multi::MultiSolver;
 use crate::problem::{ColorId, ItemId, ItemKind, OptionId, Problem, ProblemBuilder};
 use crate::solver::{Count, Limits, Outcome, Solver, StopReason};
 
-use super::{Item, ParallelCount, Pool, MAX_THREADS};
-
-/// Subproblems wanted per thread, so that threads finishing early find
-/// more work.
-const PER_THREAD: usize = 64;
+use super::{Item, ParallelCount, Pool, MAX_THREADS, SUBPROBLEMS_PER_THREAD};
 
 /// The most levels of branching the split goes through (levels with one
 /// branch only are free).
@@ -398,7 +394,7 @@ pub fn count_multi<L: Sync>(
     let threads = threads.clamp(1, MAX_THREADS);
     let index = Index::new(problem);
     let algorithm_m = problem.has_multiplicities();
-    let cut = split(problem, &index, PER_THREAD * threads);
+    let cut = split(problem, &index, SUBPROBLEMS_PER_THREAD * threads);
     on_split(cut.subproblems.len());
     let items: Vec<usize> = (0..cut.subproblems.len()).collect();
     let run = Pool::new(threads).limits(limits).run(

@@ -808,6 +808,19 @@ impl<'p, L> Solver<'p, L> {
         self.backend = backend;
         Ok(branch)
     }
+
+    /// The options of the item the search would branch on at the current
+    /// node, without trying them (0 at a solution): at least as many as
+    /// the node's children. 0 with multiplicities.
+    pub(crate) fn degree(&mut self) -> u32 {
+        if self.multi {
+            return 0;
+        }
+        let mut backend = self.take_backend();
+        let degree = with_structure!(&mut backend, (s, _f) => Self::degree_at(s), _ => 0);
+        self.backend = backend;
+        degree
+    }
 }
 
 /// Iterator over solutions; see [`Solver::solutions`].

@@ -315,6 +315,14 @@ impl<'p, L> Solver<'p, L> {
         result
     }
 
+    pub(super) fn degree_at<S: Structure>(st: &mut S) -> u32 {
+        if st.primaries_left() == 0 {
+            return 0;
+        }
+        let i = st.choose(&mut None, 0);
+        st.len(i)
+    }
+
     pub(super) fn branch_at<S: Structure>(st: &mut S) -> Branch {
         if st.primaries_left() == 0 {
             return Branch::Solution;
