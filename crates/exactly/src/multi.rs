@@ -232,6 +232,9 @@ pub(crate) struct Search<'p, L> {
     pending: [Vec<u32>; bound::CLASSES],
     /// The available options, one bit each (bit `o % 64` of word `o / 64`).
     available: Vec<u64>,
+    /// The options available at the root: all of them, or those of the
+    /// smaller problem [`Search::start_within`] set (read by the checks).
+    at_root: Vec<u64>,
     /// Per item that has them, its options as bits over the words of
     /// [`Search::available`] that hold some (its *slots*): the slots are
     /// `slot_word[r]` and `slot_bits[r]` for `r` in `item_slots[item]`, an
@@ -406,6 +409,12 @@ impl<'p, L> Search<'p, L> {
             .unwrap_or(0);
         let live = primary;
         let slots = slots(problem, &item_start, &list, by_cost);
+        let mut available = vec![u64::MAX; problem.num_options().div_ceil(64)];
+        if let Some(last) = available.last_mut() {
+            if problem.num_options() % 64 != 0 {
+                *last = (1 << (problem.num_options() % 64)) - 1;
+            }
+        }
         let pairs = by_cost && option_start.windows(2).all(|w| w[1] - w[0] <= 2);
         let mut partner = Vec::new();
         if pairs {
@@ -445,15 +454,8 @@ impl<'p, L> Search<'p, L> {
             tax: vec![0; n + 1],
             partner,
             pending: Default::default(),
-            available: {
-                let mut bits = vec![u64::MAX; problem.num_options().div_ceil(64)];
-                if let Some(last) = bits.last_mut() {
-                    if problem.num_options() % 64 != 0 {
-                        *last = (1 << (problem.num_options() % 64)) - 1;
-                    }
-                }
-                bits
-            },
+            available: available.clone(),
+            at_root: available,
             item_slots: slots.item_slots,
             slot_word: slots.slot_word,
             slot_bits: slots.slot_bits,
@@ -489,6 +491,60 @@ impl<'p, L> Search<'p, L> {
     pub(crate) fn set_limits(&mut self, limits: Limits) {
         self.budget.set_limits(&limits);
         self.limits = limits;
+    }
+
+    /// Makes the next [`Search::run`] search a smaller problem made from
+    /// this one: only the options `alive` marks, only the primary items
+    /// that are not `gone`, each within `bounds`. Its tree, nodes and
+    /// updates are those of a search built on that problem on its own
+    /// (items and options kept in order): the branching rule breaks ties by
+    /// item, and each item's options come in option order. Whatever an
+    /// earlier search left is cleared. A search without costs only (its
+    /// linked lists are not rebuilt).
+    pub(crate) fn start_within(&mut self, bounds: &[(u32, u32)], gone: &[bool], alive: &[bool]) {
+        debug_assert!(!self.lists);
+        let problem = self.problem;
+        self.stack.clear();
+        self.trail.clear();
+        self.chosen.clear();
+        self.cost = 0;
+        self.threshold = None;
+        self.enter = true;
+        self.stats = Stats::default();
+        self.covered.fill(0);
+        self.available.fill(0);
+        for (o, _) in alive.iter().enumerate().filter(|&(_, &a)| a) {
+            self.available[o >> 6] |= 1 << (o & 63);
+        }
+        self.at_root.clone_from(&self.available);
+        self.live_len = 0;
+        for item in problem.item_ids() {
+            if problem.item_kind(item) != ItemKind::Primary {
+                continue;
+            }
+            let i = item.index();
+            (self.need[i], self.most[i]) = bounds[i];
+            self.available_count[i] = self.list[self.options_of(item.0)]
+                .iter()
+                .filter(|&&(o, _)| alive[o as usize])
+                .count() as u32;
+            if !gone[i] {
+                self.live[self.live_len] = item.0;
+                // Below the number of items, which fits in `u32`.
+                self.live_at[i] = self.live_len as u32;
+                self.live_len += 1;
+            }
+        }
+        // The gone items after the live ones, so that `live` keeps every
+        // primary item once.
+        let mut at = self.live_len;
+        for item in problem.item_ids() {
+            if problem.item_kind(item) == ItemKind::Primary && gone[item.index()] {
+                self.live[at] = item.0;
+                self.live_at[item.index()] = at as u32;
+                at += 1;
+            }
+        }
     }
 
     pub(crate) fn set_progress(&mut self, interval: Duration, f: ProgressFn<'p>) {
@@ -811,7 +867,9 @@ impl<'p, L> Search<'p, L> {
         let mut covered = vec![0u32; problem.num_items()];
         for o in problem.option_ids() {
             let on_trail = self.trail.contains(&o.0);
-            assert_eq!(self.is_available(o.0), !on_trail, "option {o:?}");
+            let at_root = self.at_root[o.index() >> 6] >> (o.index() & 63) & 1 != 0;
+            assert_eq!(self.is_available(o.0), at_root && !on_trail, "option {o:?}");
+            assert!(at_root || !on_trail, "option {o:?}");
             for e in problem.option(o) {
                 if self.is_available(o.0) && problem.item_kind(e.item) == ItemKind::Primary {
                     count[e.item.index()] += 1;

@@ -67,6 +67,22 @@ impl<'p, L> MultiSolver<'p, L> {
         Count { solutions, outcome }
     }
 
+    /// Counts the solutions of a smaller problem made from this one
+    /// within `limits` (see [`Search::start_within`]), with the nodes and
+    /// updates of a solver built on that problem: a worker's one solver
+    /// serves every subproblem it takes.
+    pub(crate) fn count_within(
+        &mut self,
+        bounds: &[(u32, u32)],
+        gone: &[bool],
+        alive: &[bool],
+        limits: Limits,
+    ) -> Count {
+        self.search.start_within(bounds, gone, alive);
+        self.search.set_limits(limits);
+        self.count()
+    }
+
     /// Visits every solution until `visit` breaks or a budget runs out.
     pub fn for_each(&mut self, mut visit: impl FnMut(&Solution) -> ControlFlow<()>) -> Outcome {
         self.search

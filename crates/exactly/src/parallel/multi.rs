@@ -7,9 +7,16 @@
 //! one of these subproblems: "`o_k` is the first of `i`'s options used"
 //! (`o_k` chosen, `o_1 … o_{k-1}` removed), for each `k`, and, when
 //! `u = 0`, "none of `i`'s options is used". Each subproblem is a smaller
-//! problem of its own ([`Problem`]), split again in the same way, a few
-//! levels deep, and the subproblems are counted with the one-thread
-//! [`Solver`] on a [`Pool`]. Counts never depend on the number of threads.
+//! problem of the same items and options (some options gone, some items
+//! out, the others' bounds lowered), split again in the same way, a few
+//! levels deep, and the subproblems are counted on a [`Pool`]. Each worker
+//! builds one Algorithm M solver on the whole problem and starts it from
+//! each subproblem it takes, with the options that are gone unavailable
+//! (building a problem and a solver for each of its 413 subproblems took
+//! `count --threads 16` on motley-5x26 from 1.07 s of processor time, one
+//! thread's, to 1.58 s; now 1.18 s). A problem
+//! without multiplicities gets a [`Problem`] of its own per subproblem and
+//! the one-thread [`Solver`]. Counts never depend on the number of threads.
 //!
 //! The split walks Algorithm M's own tree: it branches on the item M
 //! chooses, with M's branches (an item that needs `u` more options starts
@@ -369,9 +376,10 @@ struct Counted {
 
 /// Counts all solutions of a problem with multiplicities (or any problem)
 /// on `threads` threads (at most [`MAX_THREADS`]): splits it into about
-/// 64 subproblems per thread, each a problem of its own (see the [module
-/// docs](self)), and counts them on a [`Pool`] with [`Solver`], which
-/// runs Algorithm M where multiplicities are left. `limits` are the
+/// [`SUBPROBLEMS_PER_THREAD`] subproblems per thread, each a smaller
+/// problem (see the [module docs](self)), and counts them on a [`Pool`]
+/// with Algorithm M ([`MultiSolver`]), or [`Solver`] where the problem
+/// has no multiplicities. `limits` are the
 /// budgets of the whole count ([`Pool::limits`]); `on_done(index,
 /// solutions, nodes)` is called, from the worker threads, as each
 /// subproblem finishes, and `on_split(subproblems)` once the split is made.
@@ -399,8 +407,10 @@ pub fn count_multi<L: Sync>(
     let items: Vec<usize> = (0..cut.subproblems.len()).collect();
     let run = Pool::new(threads).limits(limits).run(
         &items,
-        || (),
-        |_, i, control| {
+        // Each worker's Algorithm M solver, built once on the whole
+        // problem and started from each subproblem in turn.
+        || None,
+        |whole: &mut Option<MultiSolver<'_, L>>, i, control| {
             let state = State::replay(problem, &index, &cut.subproblems[i]);
             // The updates of the step into the subproblem, made above it.
             let entry = state.killed;
@@ -421,13 +431,15 @@ pub fn count_multi<L: Sync>(
                     outcome: Outcome::Complete,
                 });
             }
-            let sub = state.build(problem)?;
             // Algorithm M throughout, as on one thread, also where a
             // subproblem has no multiplicities left.
             let (Count { solutions, outcome }, stats) = if algorithm_m {
-                let mut solver = MultiSolver::new(&sub).limits(control.limits());
-                (solver.count(), *solver.stats())
+                let solver = whole.get_or_insert_with(|| MultiSolver::new(problem));
+                let count =
+                    solver.count_within(&state.bounds, &state.gone, &state.alive, control.limits());
+                (count, *solver.stats())
             } else {
+                let sub = state.build(problem)?;
                 let mut solver = Solver::new(&sub).limits(control.limits());
                 (solver.count(), *solver.stats())
             };
