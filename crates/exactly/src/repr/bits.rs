@@ -16,7 +16,7 @@
 //!
 //! [`Engine::Auto`]: crate::Engine::Auto
 
-use super::{next_random, Frame, Structure};
+use super::{pick, Frame, Structure};
 use crate::problem::{ItemId, ItemKind, OptionId, Problem};
 use crate::unchecked::At;
 
@@ -263,16 +263,7 @@ impl Bits {
                     }
                     Some(state) => {
                         let s = self.count_live(p, t.saturating_add(1));
-                        if s < t {
-                            best = p;
-                            t = s;
-                            ties = 1;
-                        } else if s == t {
-                            ties += 1;
-                            if next_random(state) % ties == 0 {
-                                best = p;
-                            }
-                        }
+                        pick(p, s, &mut best, &mut t, &mut ties, state);
                     }
                 }
             }
@@ -438,16 +429,7 @@ impl<const W: usize, const WI: usize> Structure for Fixed<'_, W, WI> {
                 let p = (k * 64 + word.trailing_zeros() as usize) as u32;
                 word &= word - 1;
                 let s = self.count(p);
-                if s < t {
-                    best = p;
-                    t = s;
-                    ties = 1;
-                } else if s == t {
-                    ties += 1;
-                    if next_random(state) % ties == 0 {
-                        best = p;
-                    }
-                }
+                pick(p, s, &mut best, &mut t, &mut ties, state);
             }
         }
         best
@@ -605,18 +587,7 @@ impl Structure for Bits {
                             }
                         }
                     }
-                    Some(state) => {
-                        if s < t {
-                            best = p;
-                            t = s;
-                            ties = 1;
-                        } else if s == t {
-                            ties += 1;
-                            if next_random(state) % ties == 0 {
-                                best = p;
-                            }
-                        }
-                    }
+                    Some(state) => pick(p, s, &mut best, &mut t, &mut ties, state),
                 }
             }
         }
@@ -773,6 +744,7 @@ impl Structure for Bits {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::repr::next_random;
 
     #[test]
     fn live_words_choose_and_count_as_dense_rows_do() {

@@ -21,7 +21,7 @@
 //! points back at the option's first node and whose `item` encodes the
 //! option's index above [`SPACER`].
 
-use super::{next_random, Frame, Structure};
+use super::{pick, Frame, Structure};
 use crate::problem::{OptionId, Problem};
 use crate::unchecked::At;
 
@@ -426,16 +426,7 @@ impl Structure for Cells {
                 let mut ties = 0u64;
                 for &k in &self.active[..self.act as usize] {
                     let s = self.items.at(k).size;
-                    if s < t {
-                        best = k;
-                        t = s;
-                        ties = 1;
-                    } else if s == t {
-                        ties += 1;
-                        if next_random(state) % ties == 0 {
-                            best = k;
-                        }
-                    }
+                    pick(k, s, &mut best, &mut t, &mut ties, state);
                 }
             }
         }

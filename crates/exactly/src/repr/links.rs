@@ -10,7 +10,7 @@
 //! it and its `down` the last node of the option after it. Primary headers are
 //! linked horizontally in `llink`/`rlink`, a circular list through the root.
 
-use super::{next_random, Frame, NodeChange, Structure};
+use super::{pick, Frame, NodeChange, Structure};
 use crate::problem::{ItemId, OptionId, Problem};
 use crate::unchecked::At;
 
@@ -445,19 +445,9 @@ impl<const C: bool, const T: bool> Structure for Dlx<'_, C, T> {
             Some(state) => {
                 let mut ties = 0u64;
                 while k != 0 {
-                    let len = links.len(k);
-                    if len < t {
-                        best = k;
-                        t = len;
-                        ties = 1;
-                        if t == 0 {
-                            break;
-                        }
-                    } else if len == t {
-                        ties += 1;
-                        if next_random(state) % ties == 0 {
-                            best = k;
-                        }
+                    pick(k, links.len(k), &mut best, &mut t, &mut ties, state);
+                    if t == 0 {
+                        break;
                     }
                     k = links.rlink.at(k);
                 }

@@ -289,6 +289,24 @@ pub(crate) fn primary_first<L>(problem: &Problem<L>) -> (Vec<u32>, Vec<u32>) {
     (index_of, item_id)
 }
 
+/// One step of a random choice among the items of fewest options (the
+/// branching rule with a seed): item `p` with `s` options against the best
+/// so far, `best` with `t`, one of `ties` equals. Each of the equals seen
+/// is kept with the same chance (one draw per tie).
+#[inline(always)]
+pub(crate) fn pick(p: u32, s: u32, best: &mut u32, t: &mut u32, ties: &mut u64, state: &mut u64) {
+    if s < *t {
+        *best = p;
+        *t = s;
+        *ties = 1;
+    } else if s == *t {
+        *ties += 1;
+        if next_random(state) % *ties == 0 {
+            *best = p;
+        }
+    }
+}
+
 /// One step of xorshift64*.
 #[inline(always)]
 pub(crate) fn next_random(state: &mut u64) -> u64 {

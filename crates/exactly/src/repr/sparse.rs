@@ -23,7 +23,7 @@
 //! no options left, as dancing cells do.
 
 use super::slots::{slots, SLOTS_PER_ENTRY};
-use super::{next_random, Frame, Structure};
+use super::{pick, Frame, Structure};
 use crate::problem::{ColorId, OptionId, Problem};
 use crate::unchecked::At;
 
@@ -529,23 +529,6 @@ impl Default for Level {
             snap: 0,
             current: NONE,
             entered: false,
-        }
-    }
-}
-
-/// One step of a random choice among the items of fewest options: item
-/// `p` with `s` options against the best so far (`best` with `t`, one of
-/// `ties` equals).
-#[inline(always)]
-fn pick(p: u32, s: u32, best: &mut u32, t: &mut u32, ties: &mut u64, state: &mut u64) {
-    if s < *t {
-        *best = p;
-        *t = s;
-        *ties = 1;
-    } else if s == *t {
-        *ties += 1;
-        if next_random(state) % *ties == 0 {
-            *best = p;
         }
     }
 }
