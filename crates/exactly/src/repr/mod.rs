@@ -56,8 +56,8 @@ use sparse::Sparse;
 pub enum Engine {
     /// Picks by the problem's shape: [`Engine::Bits`] for small problems
     /// (at most 64 primary items and 512 options); else [`Engine::Masks`]
-    /// when the problem fits item masks and one cell per item takes at most
-    /// 16 KiB; else [`Engine::Bits`] for up to 4096 options (and at most 8 MiB of bitset
+    /// when the problem fits item masks, one cell per item takes at most
+    /// 16 KiB and options have 3 or more items on average; else [`Engine::Bits`] for up to 4096 options (and at most 8 MiB of bitset
     /// rows); else [`Engine::Sparse`] for problems with colors; else
     /// [`Engine::Cells`] when options have 3 or more items on average; else
     /// [`Engine::Links`]. Sparse bitsets purify a colored item a word at a
@@ -96,12 +96,17 @@ impl Engine {
     /// // Small problems get bitsets.
     /// let p = exactly::Problem::<()>::from_names(&["a"], &[], [((), vec!["a"])])?;
     /// assert_eq!(exactly::Engine::Auto.resolve(&p), exactly::Engine::Bits);
-    /// // Past 64 primary items, item masks where they fit.
-    /// let names: Vec<String> = (0..65).map(|i| format!("i{i}")).collect();
+    /// // Past 64 primary items, item masks where they fit, for options of
+    /// // three items or more.
+    /// let names: Vec<String> = (0..66).map(|i| format!("i{i}")).collect();
     /// let names: Vec<&str> = names.iter().map(String::as_str).collect();
-    /// let options = names.iter().map(|&n| ((), vec![n]));
+    /// let options = names.chunks(3).map(|three| ((), three.to_vec()));
     /// let p = exactly::Problem::<()>::from_names(&names, &[], options)?;
     /// assert_eq!(exactly::Engine::Auto.resolve(&p), exactly::Engine::Masks);
+    /// // Pairs: bitsets here (at most 4,096 options), dancing links past them.
+    /// let pairs = names.chunks(2).map(|two| ((), two.to_vec()));
+    /// let p = exactly::Problem::<()>::from_names(&names, &[], pairs)?;
+    /// assert_eq!(exactly::Engine::Auto.resolve(&p), exactly::Engine::Bits);
     /// # Ok::<(), exactly::BuildError>(())
     /// ```
     pub fn resolve<L>(self, problem: &Problem<L>) -> Engine {
