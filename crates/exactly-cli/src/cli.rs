@@ -623,7 +623,8 @@ pub struct CountArgs {
 
     /// Worker threads (default: every core; at most 1024 start, and no
     /// more than there are subproblems). The tree is split into at
-    /// least 64 subproblems per thread; counts never depend on N. --limit,
+    /// least 64 subproblems per thread (16 where the next level holds far
+    /// more); counts never depend on N. --limit,
     /// --max-nodes and --trace run one plain search instead.
     #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..), allow_negative_numbers = true)]
     pub threads: Option<u64>,

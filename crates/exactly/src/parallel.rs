@@ -1248,8 +1248,9 @@ impl From<Failed<PrefixError>> for BadPrefix {
 }
 
 /// Counts all solutions on `threads` threads (at most [`MAX_THREADS`]):
-/// splits the tree into at least 64 subproblems per thread and counts them
-/// with [`count_split`]. A problem with multiplicities, whose search has
+/// cuts the tree into [`SUBPROBLEMS_PER_THREAD`] subproblems per thread or
+/// more ([`split_for_count`]: at least a quarter of that where the next
+/// depth holds far more) and counts them with [`count_split`]. A problem with multiplicities, whose search has
 /// no prefixes, is split into smaller problems instead ([`count_multi`]).
 ///
 /// ```
