@@ -443,7 +443,7 @@ fn cut<L>(
             unbounded
                 && frontier.len() >= PARALLEL_FRONTIER * threads
                 && (last.mul_f64(frontier.len() as f64 / walked as f64) >= PARALLEL_AFTER
-                    || frontier.len() >= 64 * threads)
+                    || frontier.len() >= SUBPROBLEMS_PER_THREAD * threads)
         });
         // A cut may stop at this depth if the next holds many more.
         let sample = unbounded && floor < min && frontier.len() >= floor;
@@ -454,6 +454,12 @@ fn cut<L>(
             step = 1;
             widen = false;
         }
+        if sample && next_depth(&mut solver, at, &frontier) > (OVERSHOOT * min) as f64 {
+            // Stop here: the cut is the frontier, as the round before left
+            // it.
+            cut.subproblems = frontier;
+            return finish(problem, cut, above, base, Outcome::Complete, visited);
+        }
         let depth = cut.depth + step;
         let walk = Walk {
             at,
@@ -463,12 +469,6 @@ fn cut<L>(
             limits,
             start,
         };
-        if sample && next_depth(&mut solver, at, &frontier) > (OVERSHOOT * min) as f64 {
-            // Stop here: the cut is the frontier, as the round before left
-            // it.
-            cut.subproblems = frontier;
-            return finish(problem, cut, above, base, Outcome::Complete, visited);
-        }
         let began = crate::time::Instant::now();
         let mut round = match parallel {
             Some((_, parallel)) => {
@@ -553,8 +553,8 @@ fn finish<L>(
 /// A cut's round walks its frontier on several threads when it has at
 /// least this many subproblems a thread (and no budget), and it should
 /// take [`PARALLEL_AFTER`] or more on one (as long a time a subproblem as
-/// the round before took), or the frontier is 64 a thread (more than a
-/// count asks for): each thread's solver is built and moved to the base
+/// the round before took), or the frontier is [`SUBPROBLEMS_PER_THREAD`]
+/// a thread (as many as a count asks for): each thread's solver is built and moved to the base
 /// first, which short rounds do not repay.
 const PARALLEL_FRONTIER: usize = 4;
 
@@ -1250,8 +1250,9 @@ impl From<Failed<PrefixError>> for BadPrefix {
 /// Counts all solutions on `threads` threads (at most [`MAX_THREADS`]):
 /// cuts the tree into [`SUBPROBLEMS_PER_THREAD`] subproblems per thread or
 /// more ([`split_for_count`]: at least a quarter of that where the next
-/// depth holds far more) and counts them with [`count_split`]. A problem with multiplicities, whose search has
-/// no prefixes, is split into smaller problems instead ([`count_multi`]).
+/// depth holds far more) and counts them with [`count_split`]. A problem
+/// with multiplicities, whose search has no prefixes, is split into
+/// smaller problems instead ([`count_multi`]).
 ///
 /// ```
 /// # let n = 11; // Langford pairs 1..11 (35,584 solutions), built as `exactly gen langford 11`

@@ -493,20 +493,11 @@ impl<const W: usize, const WI: usize> Structure for Fixed<'_, W, WI> {
     }
 
     fn seek(&mut self, frame: &mut Frame<Level>, option: OptionId) -> Option<u32> {
-        let w = self.w();
-        let b = &*self.0;
-        let (l, o) = (frame.state.depth as usize, option.0 as usize);
-        if o >= w * 64 || b.cand.at((l * w + o / 64) as u32) >> (o % 64) & 1 == 0 {
-            return None;
-        }
-        frame.state.next = o as u32;
-        let below = (b.cand.at((l * w + o / 64) as u32) & ((1u64 << (o % 64)) - 1)).count_ones();
-        Some(
-            (0..o / 64)
-                .map(|k| b.cand.at((l * w + k) as u32).count_ones())
-                .sum::<u32>()
-                + below,
-        )
+        let (w, b) = (self.w(), &*self.0);
+        let l = frame.state.depth as usize;
+        let passed = rank(option, w, |k| b.cand.at((l * w + k) as u32))?;
+        frame.state.next = option.0;
+        Some(passed)
     }
 
     fn leave(&mut self, frame: &mut Frame<Level>) {
@@ -693,16 +684,9 @@ impl Structure for Bits {
     }
 
     fn seek(&mut self, frame: &mut Frame<Level>, option: OptionId) -> Option<u32> {
-        let (l, o, w) = (frame.state.depth as usize, option.0 as usize, self.w);
+        let (l, w) = (frame.state.depth as usize, self.w);
         // With live words, a word off the level's mask holds nothing.
         let live = |k: usize| self.row_live.is_empty() || self.cand_live.at(l as u32) >> k & 1 != 0;
-        if o >= w * 64
-            || !live(o / 64)
-            || self.cand.at((l * w + o / 64) as u32) >> (o % 64) & 1 == 0
-        {
-            return None;
-        }
-        frame.state.next = o as u32;
         let word = |k: usize| {
             if live(k) {
                 self.cand.at((l * w + k) as u32)
@@ -710,8 +694,9 @@ impl Structure for Bits {
                 0
             }
         };
-        let below = (word(o / 64) & ((1u64 << (o % 64)) - 1)).count_ones();
-        Some((0..o / 64).map(|k| word(k).count_ones()).sum::<u32>() + below)
+        let passed = rank(option, w, word)?;
+        frame.state.next = option.0;
+        Some(passed)
     }
 
     fn leave(&mut self, frame: &mut Frame<Level>) {
@@ -739,6 +724,18 @@ impl Structure for Bits {
     fn debug_check(&self) -> Result<(), String> {
         Ok(())
     }
+}
+
+/// Where `option` stands among the candidates of a level, the set bits of
+/// its `w` words (`word(k)`): how many come before it; `None` when its bit
+/// is clear ([`Structure::seek`] for both bitset structures).
+fn rank(option: OptionId, w: usize, word: impl Fn(usize) -> u64) -> Option<u32> {
+    let o = option.0 as usize;
+    if o >= w * 64 || word(o / 64) >> (o % 64) & 1 == 0 {
+        return None;
+    }
+    let below = (word(o / 64) & ((1u64 << (o % 64)) - 1)).count_ones();
+    Some((0..o / 64).map(|k| word(k).count_ones()).sum::<u32>() + below)
 }
 
 #[cfg(test)]

@@ -57,7 +57,8 @@ pub enum Engine {
     /// Picks by the problem's shape: [`Engine::Bits`] for small problems
     /// (at most 64 primary items and 512 options); else [`Engine::Masks`]
     /// when the problem fits item masks, one cell per item takes at most
-    /// 16 KiB and options have 3 or more items on average; else [`Engine::Bits`] for up to 4096 options (and at most 8 MiB of bitset
+    /// 16 KiB and options have 3 or more items on average; else
+    /// [`Engine::Bits`] for up to 4096 options (and at most 8 MiB of bitset
     /// rows); else [`Engine::Sparse`] for problems with colors; else
     /// [`Engine::Cells`] when options have 3 or more items on average; else
     /// [`Engine::Links`]. Sparse bitsets purify a colored item a word at a

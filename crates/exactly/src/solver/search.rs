@@ -315,19 +315,19 @@ impl<'p, L> Solver<'p, L> {
         result
     }
 
+    /// The item DLX1 branches on at the current node; `None` at a solution.
+    fn branching_item<S: Structure>(st: &mut S) -> Option<u32> {
+        (st.primaries_left() > 0).then(|| st.choose(&mut None, 0))
+    }
+
     pub(super) fn degree_at<S: Structure>(st: &mut S) -> u32 {
-        if st.primaries_left() == 0 {
-            return 0;
-        }
-        let i = st.choose(&mut None, 0);
-        st.len(i)
+        Self::branching_item(st).map_or(0, |i| st.len(i))
     }
 
     pub(super) fn branch_at<S: Structure>(st: &mut S) -> Branch {
-        if st.primaries_left() == 0 {
+        let Some(i) = Self::branching_item(st) else {
             return Branch::Solution;
-        }
-        let i = st.choose(&mut None, 0);
+        };
         let mut frame = Frame::<S::Level>::new(i, st.len(i));
         st.enter(&mut frame);
         let mut options = Vec::with_capacity(frame.d as usize);
