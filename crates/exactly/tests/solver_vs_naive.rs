@@ -17,6 +17,25 @@ const ENGINES: [Engine; 5] = [
     Engine::Sparse,
 ];
 
+/// Every subproblem of `split` counted on `threads` threads, with no budget.
+fn count_every<L: Sync>(
+    problem: &exactly::Problem<L>,
+    engine: Engine,
+    split: &exactly::parallel::Split,
+    threads: usize,
+) -> exactly::parallel::ParallelCount {
+    exactly::parallel::count_split(
+        problem,
+        engine,
+        split,
+        threads,
+        &Limits::default(),
+        &[],
+        &|_, _, _| {},
+    )
+    .expect("the split's own prefixes replay")
+}
+
 fn engine_solutions(plain: &Plain, engine: Engine, forced_first: bool) -> Vec<Vec<usize>> {
     let problem = plain.to_problem();
     let mut solver = Solver::new(&problem)
@@ -140,9 +159,7 @@ proptest! {
             cut.solutions = above;
             cut.nodes = solver.stats().nodes;
             cut.updates = solver.stats().updates;
-            let counted = exactly::parallel::count_split(
-                &problem, engine, &cut, threads, &Limits::default(), &[], &|_, _, _| {},
-            ).unwrap();
+            let counted = count_every(&problem, engine, &cut, threads);
             prop_assert_eq!(counted.solutions, expected);
             prop_assert_eq!(counted.nodes, total_nodes);
             prop_assert_eq!(counted.updates, updates);
@@ -307,9 +324,7 @@ proptest! {
                 let above = exactly::parallel::split_at(&problem, engine, shallower);
                 prop_assert!(above.subproblems.len() < want, "{:?}: depth {}", engine, shallower);
             }
-            let counted = exactly::parallel::count_split(
-                &problem, engine, &made, 2, &Limits::default(), &[], &|_, _, _| {},
-            ).unwrap();
+            let counted = count_every(&problem, engine, &made, 2);
             prop_assert_eq!(counted.solutions, expected, "{:?}", engine);
             let mut whole = Solver::new(&problem).engine(engine);
             whole.count();
@@ -443,16 +458,7 @@ fn cuts_on_several_threads_are_the_cuts_on_one() {
                 );
                 assert_eq!(many.updates, one.updates, "{engine:?}, {min}, {threads}");
             }
-            let counted = exactly::parallel::count_split(
-                &p,
-                engine,
-                &one,
-                3,
-                &Limits::default(),
-                &[],
-                &|_, _, _| {},
-            )
-            .unwrap();
+            let counted = count_every(&p, engine, &one, 3);
             assert_eq!(counted.solutions, 35_584, "{engine:?}, {min}");
         }
     }
@@ -493,16 +499,7 @@ fn a_count_cuts_short_of_a_depth_that_holds_far_more() {
             (2, 10_000),
             "{engine:?}"
         );
-        let counted = exactly::parallel::count_split(
-            &p,
-            engine,
-            &short,
-            2,
-            &Limits::default(),
-            &[],
-            &|_, _, _| {},
-        )
-        .unwrap();
+        let counted = count_every(&p, engine, &short, 2);
         assert_eq!(counted.solutions, 1_000_000, "{engine:?}");
     }
     // Where the next depth holds no more than four times as many, the cut
