@@ -135,6 +135,32 @@ struct Frame {
     mark: usize,
 }
 
+/// The most bytes a level copies to save the state before a branch and
+/// to put it back after (see [`Search::snapshot_levels`]): about as many
+/// as undoing a few dozen exclusions of options of a dozen items touch.
+const SNAPSHOT_BYTES: usize = 2048;
+
+/// How many levels save the state before each branch (see
+/// [`Search::snapshot_levels`]): none in a search by cost or when a copy
+/// takes over [`SNAPSHOT_BYTES`], else as many as the bytes of the lists
+/// of items and options pay for.
+fn snapshot_levels<L>(problem: &Problem<L>, by_cost: bool) -> usize {
+    let bytes = problem.num_items() * 4 + problem.num_options().div_ceil(64) * 8;
+    if by_cost || bytes > SNAPSHOT_BYTES {
+        return 0;
+    }
+    let lists = (problem.num_entries() + problem.num_options() + problem.num_items()) * 4;
+    lists / bytes
+}
+
+/// A position's neighbours in its item's list of available options (see
+/// [`Search::links`]): one read finds both.
+#[derive(Clone, Copy, Debug)]
+struct Link {
+    next: u32,
+    prev: u32,
+}
+
 /// What [`Search::scan`] finds: the item to branch on (with its number of
 /// candidates and whether its last branch closes it), the share bound's sum
 /// and its number of terms.
@@ -196,15 +222,16 @@ pub(crate) struct Search<'p, L> {
     /// (the counts of secondary items are never read, so not kept).
     option_start: Vec<u32>,
     option_primary: Vec<u32>,
-    /// Per entry of `option_primary`: the entry's position in `list`.
-    option_pos: Vec<u32>,
+    /// In a search by cost, per entry of `option_primary`: its item and
+    /// the entry's position in `list`, read together when the option
+    /// leaves its items' linked lists or comes back.
+    option_pos: Vec<(u32, u32)>,
     /// Per primary item, its available options in list order as a
     /// doubly linked list over the positions of `list`, with the item's
     /// head at `list.len() + item`: an excluded option leaves the lists of
     /// its primary items and is put back in reverse order, so the first
     /// available option is found in one step.
-    link_next: Vec<usize>,
-    link_prev: Vec<usize>,
+    links: Vec<Link>,
     /// Whether the linked lists are kept: only a search by cost reads them
     /// (its bound and its exclusions walk each item's available options
     /// cheapest first). A search without costs keeps the counts alone and
@@ -248,6 +275,10 @@ pub(crate) struct Search<'p, L> {
     item_slots: Vec<(u32, u32)>,
     slot_word: Vec<u32>,
     slot_bits: Vec<u64>,
+    /// In a search by cost, per slot: the least and the most cost of the
+    /// options in its bits, so that a word whose options all cost less
+    /// than the room left (or none does) needs no test per option.
+    slot_cost: Vec<(u64, u64)>,
     /// Per secondary item with slots and colors, and per color it takes
     /// (sorted): where the item's options of that color start in
     /// `color_bits`, one word per slot; so the options that clash with a
@@ -259,6 +290,17 @@ pub(crate) struct Search<'p, L> {
     option_cost: Vec<u64>,
     /// Per primary item: its available options (zero for secondary items).
     available_count: Vec<u32>,
+    /// The levels, from the root, that save [`Search::available`] and
+    /// [`Search::available_count`] before each branch they choose, in
+    /// `saved_available` and `saved_count` at their depth: backing out of
+    /// the branch then copies them back, where the trail would undo each of
+    /// the branch's exclusions item by item. None with linked lists (which
+    /// a copy does not restore) or when the two are large (see
+    /// [`SNAPSHOT_BYTES`]); deeper levels use the trail, so that the copies
+    /// take no more memory than the problem's lists.
+    snapshot_levels: usize,
+    saved_available: Vec<u64>,
+    saved_count: Vec<u32>,
     /// Per item: the chosen options that hold it.
     covered: Vec<u32>,
     trail: Vec<u32>,
@@ -335,8 +377,8 @@ impl<'p, L> Search<'p, L> {
             share_start.push(by_share.len());
         }
         // Where each option's entry sits in each of its primary items' lists.
-        let mut option_pos = vec![0u32; option_primary.len()];
-        {
+        let mut option_pos = vec![(0u32, 0u32); if by_cost { option_primary.len() } else { 0 }];
+        if by_cost {
             for (i, w) in item_start.windows(2).enumerate() {
                 if problem.item_kind(crate::ItemId(i as u32)) != ItemKind::Primary {
                     continue;
@@ -352,24 +394,25 @@ impl<'p, L> Search<'p, L> {
                     {
                         // Positions in `list` are below the number of
                         // entries, which fits in `u32`.
-                        option_pos[range.start + at] = k as u32;
+                        option_pos[range.start + at] = (i as u32, k as u32);
                     }
                 }
             }
         }
         let heads = list.len();
-        let mut link_next = vec![0usize; heads + n];
-        let mut link_prev = vec![0usize; heads + n];
+        // Positions and heads are below the entries plus the items, which
+        // fit in `u32`.
+        let mut links = vec![Link { next: 0, prev: 0 }; heads + n];
         for (i, w) in item_start.windows(2).enumerate() {
             let head = heads + i;
             let mut last = head;
-            for (k, prev) in link_prev.iter_mut().enumerate().take(w[1]).skip(w[0]) {
-                link_next[last] = k;
-                *prev = last;
+            for k in w[0]..w[1] {
+                links[last].next = k as u32;
+                links[k].prev = last as u32;
                 last = k;
             }
-            link_next[last] = head;
-            link_prev[head] = last;
+            links[last].next = head as u32;
+            links[head].prev = last as u32;
         }
         let list_cost = list
             .iter()
@@ -430,6 +473,25 @@ impl<'p, L> Search<'p, L> {
                 }
             }
         }
+        let slot_cost = if by_cost {
+            slots
+                .slot_word
+                .iter()
+                .zip(&slots.slot_bits)
+                .map(|(&at, &bits)| {
+                    let mut range = (u64::MAX, 0);
+                    let mut word = bits;
+                    while word != 0 {
+                        let cost = problem.cost(OptionId(at << 6 | word.trailing_zeros()));
+                        word &= word - 1;
+                        range = (range.0.min(cost), range.1.max(cost));
+                    }
+                    range
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
         Search {
             problem,
             item_start,
@@ -443,8 +505,7 @@ impl<'p, L> Search<'p, L> {
             option_start,
             option_primary,
             option_pos,
-            link_next,
-            link_prev,
+            links,
             lists: by_cost,
             live_len: live.len(),
             live,
@@ -459,6 +520,7 @@ impl<'p, L> Search<'p, L> {
             item_slots: slots.item_slots,
             slot_word: slots.slot_word,
             slot_bits: slots.slot_bits,
+            slot_cost,
             color_start: slots.color_start,
             color_bits: slots.color_bits,
             option_cost: if by_cost {
@@ -466,6 +528,9 @@ impl<'p, L> Search<'p, L> {
             } else {
                 Vec::new()
             },
+            snapshot_levels: snapshot_levels(problem, by_cost),
+            saved_available: Vec::new(),
+            saved_count: Vec::new(),
             available_count,
             covered: vec![0; n],
             // Each option is on the trail at most once.
@@ -574,6 +639,20 @@ impl<'p, L> Search<'p, L> {
         options.start..options.start + cheaper
     }
 
+    /// The position after `at` in its item's linked list (see
+    /// [`Search::links`]).
+    #[inline(always)]
+    fn next(&self, at: usize) -> usize {
+        // Positions and heads fit in `u32`.
+        self.links.at(at as u32).next as usize
+    }
+
+    /// The position before `at` in its item's linked list.
+    #[inline(always)]
+    fn prev(&self, at: usize) -> usize {
+        self.links.at(at as u32).prev as usize
+    }
+
     /// Whether option `o` is available.
     #[inline(always)]
     fn is_available(&self, o: u32) -> bool {
@@ -608,12 +687,14 @@ impl<'p, L> Search<'p, L> {
         *self.available.at_mut(o >> 6) &= !(1 << (o & 63));
         let (start, end) = (self.option_start.at(o), self.option_start.at(o + 1));
         for k in start..end {
-            *self.available_count.at_mut(self.option_primary.at(k)) -= 1;
             if LISTS {
-                let at = self.option_pos.at(k);
-                let (prev, next) = (self.link_prev.at(at), self.link_next.at(at));
-                *self.link_next.at_mut(prev as u32) = next;
-                *self.link_prev.at_mut(next as u32) = prev;
+                let (item, at) = self.option_pos.at(k);
+                *self.available_count.at_mut(item) -= 1;
+                let Link { next, prev } = self.links.at(at);
+                self.links.at_mut(prev).next = next;
+                self.links.at_mut(next).prev = prev;
+            } else {
+                *self.available_count.at_mut(self.option_primary.at(k)) -= 1;
             }
         }
         self.stats.updates += 1;
@@ -644,16 +725,41 @@ impl<'p, L> Search<'p, L> {
             *self.available.at_mut(o >> 6) |= 1 << (o & 63);
             let (start, end) = (self.option_start.at(o), self.option_start.at(o + 1));
             for k in start..end {
-                *self.available_count.at_mut(self.option_primary.at(k)) += 1;
                 if LISTS {
-                    let at = self.option_pos.at(k);
-                    let (prev, next) = (self.link_prev.at(at), self.link_next.at(at));
-                    *self.link_next.at_mut(prev as u32) = at as usize;
-                    *self.link_prev.at_mut(next as u32) = at as usize;
+                    let (item, at) = self.option_pos.at(k);
+                    *self.available_count.at_mut(item) += 1;
+                    let Link { next, prev } = self.links.at(at);
+                    self.links.at_mut(prev).next = at;
+                    self.links.at_mut(next).prev = at;
+                } else {
+                    *self.available_count.at_mut(self.option_primary.at(k)) += 1;
                 }
             }
         }
         self.trail.truncate(mark);
+    }
+
+    /// Saves the available options and the counts for the level at
+    /// `depth` (see [`Search::snapshot_levels`]).
+    #[inline]
+    fn save(&mut self, depth: usize) {
+        let (words, items) = (self.available.len(), self.available_count.len());
+        if self.saved_count.len() < (depth + 1) * items {
+            self.saved_available.resize((depth + 1) * words, 0);
+            self.saved_count.resize((depth + 1) * items, 0);
+        }
+        self.saved_available[depth * words..(depth + 1) * words].copy_from_slice(&self.available);
+        self.saved_count[depth * items..(depth + 1) * items].copy_from_slice(&self.available_count);
+    }
+
+    /// Puts back what [`save`](Self::save) saved for the level at `depth`.
+    #[inline]
+    fn restore(&mut self, depth: usize) {
+        let (words, items) = (self.available.len(), self.available_count.len());
+        self.available
+            .copy_from_slice(&self.saved_available[depth * words..(depth + 1) * words]);
+        self.available_count
+            .copy_from_slice(&self.saved_count[depth * items..(depth + 1) * items]);
     }
 
     /// Chooses option `o`. Under a threshold `t`, an option that costs at
@@ -677,10 +783,10 @@ impl<'p, L> Search<'p, L> {
                 if self.covered[i] >= self.most[i] {
                     if self.lists {
                         let head = self.list.len() + i;
-                        let mut k = self.link_next[head];
+                        let mut k = self.next(head);
                         while k != head && u128::from(self.list_cost[k]) < room {
                             self.exclude_in::<true>(self.list[k].0);
-                            k = self.link_next[k];
+                            k = self.next(k);
                         }
                     } else if room == u128::MAX {
                         // No threshold: no cost reaches `room`, so every
@@ -811,10 +917,15 @@ impl<'p, L> Search<'p, L> {
             if let Some(colors) = colors {
                 word &= !self.color_bits.at(colors + r - start);
             }
+            let (least, most) = if all { (0, 0) } else { self.slot_cost.at(r) };
+            if least >= room && !all {
+                continue;
+            }
+            let every = all || most < room;
             while word != 0 {
                 let o = at << 6 | word.trailing_zeros();
                 word &= word - 1;
-                if all || self.option_cost.at(o) < room {
+                if every || self.option_cost.at(o) < room {
                     self.exclude_available::<LISTS>(o);
                 }
             }
@@ -892,10 +1003,10 @@ impl<'p, L> Search<'p, L> {
                 }
                 let head = self.list.len() + i.index();
                 let mut linked = Vec::new();
-                let mut at = self.link_next[head];
+                let mut at = self.next(head);
                 while at != head {
                     linked.push(at);
-                    at = self.link_next[at];
+                    at = self.next(at);
                 }
                 let expected: Vec<usize> = self
                     .options_of(i.0)
@@ -1001,7 +1112,7 @@ impl<'p, L> Search<'p, L> {
             }
             // The item's cheapest available option comes first in its list.
             let head = heads + iu;
-            let first = self.link_next.at(head as u32);
+            let first = self.next(head);
             let cheapest = self.list_cost.at(first as u32);
             if cheapest > fits {
                 if d > 0 {
@@ -1024,7 +1135,7 @@ impl<'p, L> Search<'p, L> {
                 best_theta.saturating_sub(1)
             };
             let mut s = 1u32;
-            let mut at = self.link_next.at(first as u32);
+            let mut at = self.next(first);
             // The cost of the second option that fits, or past `fits`.
             let second = if at != head && self.list_cost.at(at as u32) <= fits {
                 self.list_cost.at(at as u32)
@@ -1034,7 +1145,7 @@ impl<'p, L> Search<'p, L> {
             let regret = second.saturating_sub(cheapest);
             while s <= most_s && at != head && self.list_cost.at(at as u32) <= fits {
                 s += 1;
-                at = self.link_next.at(at as u32);
+                at = self.next(at);
             }
             if s < d {
                 return Err(());
@@ -1223,7 +1334,12 @@ impl<'p, L> Search<'p, L> {
             let mut frame = *frame;
             if let Some(o) = frame.current.take() {
                 self.unchoose(o);
-                self.undo(frame.mark);
+                if stack.len() <= self.snapshot_levels {
+                    self.restore(stack.len() - 1);
+                    self.trail.truncate(frame.mark);
+                } else {
+                    self.undo(frame.mark);
+                }
                 self.exclude(o);
                 frame.mark = self.trail.len();
             }
@@ -1234,7 +1350,7 @@ impl<'p, L> Search<'p, L> {
             let head = self.list.len() + frame.item as usize;
             if frame.next < frame.len {
                 let at = if self.lists {
-                    self.link_next[head]
+                    self.next(head)
                 } else if self.has_slots(frame.item) {
                     // `pos` is a bit of the item's slots here, not a list
                     // position, and a list without costs is in option order.
@@ -1271,16 +1387,19 @@ impl<'p, L> Search<'p, L> {
             if let Some(o) = candidate {
                 frame.next += 1;
                 frame.current = Some(o);
+                if stack.len() <= self.snapshot_levels {
+                    self.save(stack.len() - 1);
+                }
                 self.choose(o);
                 enter = true;
             } else if frame.none_allowed && !frame.none_done {
                 // Close item `frame.item`: the candidates tried are excluded
                 // by now, and the options a cut skipped are excluded here.
                 if self.lists {
-                    let mut at = self.link_next[head];
+                    let mut at = self.next(head);
                     while at != head {
                         self.exclude(self.list[at].0);
-                        at = self.link_next[at];
+                        at = self.next(at);
                     }
                 } else if self.has_slots(frame.item) {
                     self.exclude_by_bits(frame.item);

@@ -69,7 +69,7 @@ impl<L> Search<'_, L> {
             for &i in &items[c] {
                 let iu = i as usize;
                 let head = heads + iu;
-                let mut at = self.link_next.at(head as u32);
+                let mut at = self.next(head);
                 let mut least = u64::MAX;
                 if step == 0 {
                     // No item is taxed yet, so each residual cost is the
@@ -106,7 +106,7 @@ impl<L> Search<'_, L> {
                         least = residual;
                         limit = fits.min(least.saturating_add(taxed_most).saturating_sub(1));
                     }
-                    at = self.link_next.at(at as u32);
+                    at = self.next(at);
                 }
                 if least == u64::MAX {
                     // No option fits below `room`: nothing completes.
@@ -168,7 +168,7 @@ impl<L> Search<'_, L> {
             // most the cost, so none before it is excluded. An excluded
             // option keeps its links, so the walk goes on from it.
             let head = heads + i as usize;
-            let mut at = self.link_prev.at(head as u32);
+            let mut at = self.prev(head);
             while at != head {
                 let cost = self.list_cost.at(at as u32);
                 if u128::from(cost) < slack {
@@ -184,7 +184,7 @@ impl<L> Search<'_, L> {
                     debug_assert!(self.lists && self.is_available(o));
                     self.exclude_available::<true>(o);
                 }
-                at = self.link_prev.at(at as u32);
+                at = self.prev(at);
             }
         }
     }
