@@ -1,14 +1,15 @@
 // Browser tests: the built page in headless Chromium, every answer checked
 // against the native CLI's on the same input.
 import assert from "node:assert/strict";
-import { readFileSync, writeFileSync, mkdtempSync } from "node:fs";
+import { readFileSync, writeFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { test } from "node:test";
+import { after, test } from "node:test";
 import { DATA, ROOT, openPage, runCli, setText } from "./harness.mjs";
 
 const read = (path) => readFileSync(path, "utf8");
 const scratch = mkdtempSync(join(tmpdir(), "exactly-web-test-"));
+after(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** Solves the records in `text` on the page; returns the page session. */
 async function pasteSudoku(s, text) {

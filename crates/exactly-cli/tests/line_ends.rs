@@ -5,7 +5,7 @@
 use crate::common;
 
 use std::fs;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use common::{root, run};
 
@@ -23,7 +23,7 @@ fn variants(text: &str) -> [(&'static str, String); 2] {
 
 fn scratch(name: &str, text: &str) -> String {
     let dir: PathBuf =
-        std::env::temp_dir().join(format!("exactly-line-ends-{}", std::process::id()));
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("line-ends-{}", std::process::id()));
     fs::create_dir_all(&dir).unwrap();
     let path = dir.join(name);
     fs::write(&path, text).unwrap();
