@@ -24,7 +24,7 @@ fn count_and_solve_with_multiplicities() {
         b"",
     );
     assert_eq!(code, Some(0));
-    let path = std::env::temp_dir().join(format!("exactly-multi-{}.txt", std::process::id()));
+    let path = common::scratch_path("multi").with_extension("txt");
     std::fs::write(&path, solutions).unwrap();
     let (code, _, err) = run(
         &[

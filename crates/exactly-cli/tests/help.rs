@@ -79,8 +79,7 @@ fn every_subcommand_help_ends_with_an_example_that_runs() {
     // Examples name files under testdata/ (as a user in the repository
     // would) and may write files of their own: they run in a scratch
     // directory holding a link to the crate's testdata/.
-    let scratch =
-        std::env::temp_dir().join(format!("exactly-help-examples-{}", std::process::id()));
+    let scratch = common::scratch_path("help-examples");
     std::fs::create_dir_all(&scratch).unwrap();
     let link = scratch.join("testdata");
     if !link.exists() {

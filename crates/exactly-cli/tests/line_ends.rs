@@ -5,7 +5,7 @@
 use crate::common;
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use common::{root, run};
 
@@ -22,8 +22,7 @@ fn variants(text: &str) -> [(&'static str, String); 2] {
 }
 
 fn scratch(name: &str, text: &str) -> String {
-    let dir: PathBuf =
-        Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("line-ends-{}", std::process::id()));
+    let dir: PathBuf = common::scratch_path("line-ends");
     fs::create_dir_all(&dir).unwrap();
     let path = dir.join(name);
     fs::write(&path, text).unwrap();

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use common::run;
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("exactly-records-{}", std::process::id()));
+    let dir = common::scratch_path("records");
     fs::create_dir_all(&dir).unwrap();
     let path = dir.join(name);
     let _ = fs::remove_file(&path);

@@ -10,9 +10,9 @@ use std::path::PathBuf;
 use common::run;
 use proptest::prelude::*;
 
-/// Writes `text` to a file of its own under the temporary directory.
+/// Writes `text` to a file of its own in the run's scratch folder.
 fn file(name: &str, text: &[u8]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("exactly-readers-{}", std::process::id()));
+    let dir = common::scratch_path("readers");
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(name);
     std::fs::write(&path, text).unwrap();

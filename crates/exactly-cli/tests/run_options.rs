@@ -206,7 +206,7 @@ fn estimate_and_merge_as_json() {
     let (_, stdout, _) = run(&["estimate", "-o", "json", "--probes", "1", LANGFORD], b"");
     assert_eq!(json(stdout.trim())["nodes"]["low"], Value::Null);
 
-    let dir = std::env::temp_dir().join(format!("exactly-merge-json-{}", std::process::id()));
+    let dir = common::scratch_path("merge-json");
     std::fs::create_dir_all(&dir).unwrap();
     let plan = dir.join("l11.plan");
     let (_, text, _) = run(&["plan", LANGFORD, "--cubes", "16"], b"");
@@ -476,7 +476,7 @@ fn count_zdd_refuses_the_options_of_a_plain_search() {
 
 #[test]
 fn shard_stats_as_json() {
-    let dir = std::env::temp_dir().join(format!("exactly-shard-json-{}", std::process::id()));
+    let dir = common::scratch_path("shard-json");
     std::fs::create_dir_all(&dir).unwrap();
     let plan = dir.join("l11.plan");
     let (_, text, _) = run(&["plan", LANGFORD, "--cubes", "16"], b"");

@@ -4,7 +4,7 @@
 use crate::common;
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Stdio;
 use std::time::Duration;
 
@@ -16,7 +16,7 @@ fn first_line(args: &[&str]) -> (Option<i32>, String, String) {
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("scale-{}", std::process::id()));
+    let dir = common::scratch_path("scale");
     fs::create_dir_all(&dir).unwrap();
     let path = dir.join(name);
     let _ = fs::remove_file(&path);
@@ -169,9 +169,7 @@ fn bad_checkpoints_are_refused() {
 
 /// The path `scratch` gives, without removing the file.
 fn scratch_keep(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("scale-{}", std::process::id()))
-        .join(name)
+    common::scratch_path("scale").join(name)
 }
 
 #[test]

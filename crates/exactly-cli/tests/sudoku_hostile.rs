@@ -197,7 +197,7 @@ fn a_time_budget_holds_for_a_huge_empty_grid() {
 
 #[test]
 fn target_weights_that_overflow_u64_are_summed_wide() {
-    let dir = std::env::temp_dir().join(format!("exactly-h12b-{}", std::process::id()));
+    let dir = common::scratch_path("h12b");
     std::fs::create_dir_all(&dir).unwrap();
     let weights = dir.join("weights.txt");
     let big = u64::MAX.to_string();
@@ -265,7 +265,7 @@ fn huge_records_and_region_maps_are_refused_with_their_limit() {
             "invalid: line 1: more than 4096 cells; a puzzle has n*n cells (81 for 9x9), n at most 64\n{NINE_SOLVED}\n"
         )
     );
-    let dir = std::env::temp_dir().join(format!("exactly-h12b-regions-{}", std::process::id()));
+    let dir = common::scratch_path("h12b-regions");
     std::fs::create_dir_all(&dir).unwrap();
     let regions = dir.join("regions.txt");
     let labels: String = (0..100u32)

@@ -42,8 +42,7 @@ fn no_solution_scores_minus_one_and_bad_weights_are_named() {
     let unsolvable = b"0 2 3 0\n0 1 0 0\n4 0 0 0\n0 0 0 0\n";
     let (status, out, _) = run(&["sudoku", "--target", "-"], unsolvable);
     assert_eq!((status, out.as_str()), (Some(1), "-1\n"));
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("target-{}", std::process::id()));
+    let dir = common::scratch_path("target");
     std::fs::create_dir_all(&dir).unwrap();
     let weights = dir.join("weights.txt");
     std::fs::write(&weights, "1 1 1 1\n1 x 1 1\n1 1 1 1\n1 1 1 1\n").unwrap();

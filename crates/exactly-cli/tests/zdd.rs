@@ -81,7 +81,7 @@ fn samples_verify_and_repeat_with_the_seed() {
         b"",
     );
     assert_ne!(a, c);
-    let path = std::env::temp_dir().join(format!("exactly-sample-{}.txt", std::process::id()));
+    let path = common::scratch_path("sample").with_extension("txt");
     std::fs::write(&path, &a).unwrap();
     let (code, _, err) = run(
         &["verify", "testdata/langford-11.dlx", path.to_str().unwrap()],

@@ -14,6 +14,14 @@ pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// `name` with this run's process id, under the folder Cargo gives
+/// integration tests for their files (inside the build folder, so
+/// nothing is left in the system's temporary folder): a run's scratch
+/// folder or file, apart from another run's.
+pub fn scratch_path(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("{name}-{}", std::process::id()))
+}
+
 /// The `exactly` binary, to be run from the crate's directory.
 pub fn exactly() -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_exactly"));
