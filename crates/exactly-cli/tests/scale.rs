@@ -16,9 +16,8 @@ fn first_line(args: &[&str]) -> (Option<i32>, String, String) {
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = common::scratch_path("scale");
-    fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
+    let path = scratch_keep(name);
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
     let _ = fs::remove_file(&path);
     path
 }
@@ -167,7 +166,8 @@ fn bad_checkpoints_are_refused() {
     refused(":4:1: expected '<index> <solutions> <nodes> <checksum>'");
 }
 
-/// The path `scratch` gives, without removing the file.
+/// The path `scratch` gives, without making its folder or removing the
+/// file.
 fn scratch_keep(name: &str) -> PathBuf {
     common::scratch_path("scale").join(name)
 }

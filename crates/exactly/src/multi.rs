@@ -907,21 +907,26 @@ impl<'p, L> Search<'p, L> {
         colors: Option<u32>,
         room: u128,
     ) {
-        // Past `u64`, every cost is below `room`; otherwise one `u64`
-        // comparison an option.
+        // Past `u64`, every cost is below `room`; otherwise the slot's
+        // costs decide for its whole word where they can, and one `u64`
+        // comparison an option where they cannot.
         let (all, room) = (room > u128::from(u64::MAX), room as u64);
         let (start, end) = self.item_slots.at(item);
         for r in start..end {
+            let every = if all {
+                true
+            } else {
+                let (least, most) = self.slot_cost.at(r);
+                if least >= room {
+                    continue;
+                }
+                most < room
+            };
             let at = self.slot_word.at(r);
             let mut word = self.slot_bits.at(r) & self.available.at(at);
             if let Some(colors) = colors {
                 word &= !self.color_bits.at(colors + r - start);
             }
-            let (least, most) = if all { (0, 0) } else { self.slot_cost.at(r) };
-            if least >= room && !all {
-                continue;
-            }
-            let every = all || most < room;
             while word != 0 {
                 let o = at << 6 | word.trailing_zeros();
                 word &= word - 1;

@@ -554,8 +554,8 @@ fn finish<L>(
 /// least this many subproblems a thread (and no budget), and it should
 /// take [`PARALLEL_AFTER`] or more on one (as long a time a subproblem as
 /// the round before took), or the frontier is [`SUBPROBLEMS_PER_THREAD`]
-/// a thread (as many as a count asks for): each thread's solver is built and moved to the base
-/// first, which short rounds do not repay.
+/// a thread (as many as a count asks for): each thread's solver is built
+/// and moved to the base first, which short rounds do not repay.
 const PARALLEL_FRONTIER: usize = 4;
 
 /// See [`PARALLEL_FRONTIER`].
