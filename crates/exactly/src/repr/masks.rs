@@ -62,6 +62,21 @@ pub(crate) trait Cell: Copy + Ord + Default + std::fmt::Debug {
     /// Clears the bit that `entry` stands for and lowers its item's key,
     /// returning the item and its new cell.
     fn remove(cells: &mut [Self], entry: u32) -> (u32, Self);
+    /// The position of the first of `cells` (blocks of [`BLOCK`]) below
+    /// `limit`.
+    #[inline(always)]
+    fn first_below(cells: &[Self], limit: Self) -> Option<usize> {
+        for (b, block) in cells.chunks_exact(BLOCK).enumerate() {
+            let mut hit = 0u32;
+            for (i, &c) in block.iter().enumerate() {
+                hit |= u32::from(c < limit) << i;
+            }
+            if hit != 0 {
+                return Some(b * BLOCK + hit.trailing_zeros() as usize);
+            }
+        }
+        None
+    }
 }
 
 macro_rules! cell {
@@ -136,6 +151,11 @@ impl Cell for u32 {
     #[inline(always)]
     fn entry(item: u32, bit: u32) -> u32 {
         item << 16 | u32::from(!(1u16 << bit))
+    }
+    /// Every key is below [`TOP`], so every cell is below `i32::MAX`.
+    #[inline(always)]
+    fn first_below(cells: &[Self], limit: Self) -> Option<usize> {
+        crate::unchecked::first_below(cells, limit)
     }
     #[inline(always)]
     fn remove(cells: &mut [Self], entry: u32) -> (u32, Self) {
@@ -245,6 +265,15 @@ pub(crate) struct Masks<C> {
     chain: bool,
     /// Options committed by `follow` since [`Structure::chained`] last ran.
     chained: u64,
+    /// The item the last choice returned when it took the least key (a
+    /// choice without `enough`), until the state next changes;
+    /// `u32::MAX` otherwise.
+    least_item: u32,
+    /// The least key of the state the last commit was made from, where
+    /// the search chose that commit's item by it; -1 otherwise. From 1 up,
+    /// no item had no options then, so every item that has none now was
+    /// noted by that commit; from 2 up, every item with at most one.
+    before: i16,
 }
 
 impl<C: Cell> Masks<C> {
@@ -341,6 +370,8 @@ impl<C: Cell> Masks<C> {
             num_items: n,
             chain: false,
             chained: 0,
+            least_item: u32::MAX,
+            before: -1,
         };
         // The root's copy, never discarded.
         masks.save();
@@ -364,6 +395,8 @@ impl<C: Cell> Masks<C> {
         self.path.truncate(depth as usize);
         self.depth = depth;
         self.num_forced = 0;
+        self.least_item = u32::MAX;
+        self.before = -1;
         self.stale = false;
     }
 
@@ -477,6 +510,8 @@ impl<C: Cell> Masks<C> {
             }
         }
         self.num_forced = n as usize;
+        self.least_item = u32::MAX;
+        self.before = -1;
         self.open -= u32::from(self.primaries.at(o));
         self.path.push(o);
         self.depth += 1;
@@ -505,6 +540,30 @@ impl<C: Cell> Masks<C> {
         }
     }
 
+    /// The leftmost active primary item with the fewest options: from
+    /// the items the last commit noted where they are enough (see
+    /// [`Masks::before`]), else by [`Masks::scan`].
+    #[inline(always)]
+    fn least(&self) -> u32 {
+        if self.before >= 1 {
+            let mut best = (2, u32::MAX);
+            for &k in &self.forced[..self.num_forced] {
+                best = best.min((self.cells.at(k).key(), k));
+            }
+            if best.0 == 0 || (best.0 == 1 && self.before >= 2) {
+                return best.1;
+            }
+            if self.before == 1 {
+                // Items with one option may be older than the last
+                // commit; none has none.
+                if let Some(i) = C::first_below(&self.cells, C::new(2, 0)) {
+                    return i as u32;
+                }
+            }
+        }
+        self.scan(0)
+    }
+
     /// The leftmost active primary item with the fewest options, or the
     /// leftmost with at most `enough` when there is one.
     #[inline(always)]
@@ -525,16 +584,7 @@ impl<C: Cell> Masks<C> {
             return 0;
         }
         let limit = C::new(bound + 1, 0);
-        for (b, block) in self.cells.chunks_exact(BLOCK).enumerate() {
-            let mut hit = 0u32;
-            for (i, &c) in block.iter().enumerate() {
-                hit |= u32::from(c < limit) << i;
-            }
-            if hit != 0 {
-                return (b * BLOCK) as u32 + hit.trailing_zeros();
-            }
-        }
-        0
+        C::first_below(&self.cells, limit).unwrap_or(0) as u32
     }
 
     /// Returns to the state before `frame`'s option, leaving it stale (to
@@ -565,6 +615,9 @@ pub(crate) struct Level {
     untried: u64,
     depth: u32,
     copy: u32,
+    /// The least key of the state the level's item was chosen in (its
+    /// own number of options), or -1 where it was not chosen for it.
+    least: i16,
 }
 
 impl<C: Cell> Structure for Masks<C> {
@@ -606,20 +659,23 @@ impl<C: Cell> Structure for Masks<C> {
             }
             return best;
         }
-        if enough >= 1 {
-            // Any item the last commit left with one option is a minimum,
-            // unless one was left with none.
-            let mut one = u32::MAX;
-            for &k in &self.forced[..self.num_forced] {
-                match self.cells.at(k).key() {
-                    0 => return k,
-                    1 => one = k,
-                    _ => {}
-                }
+        if enough == 0 {
+            let i = self.least();
+            self.least_item = i;
+            return i;
+        }
+        // Any item the last commit left with one option is a minimum,
+        // unless one was left with none.
+        let mut one = u32::MAX;
+        for &k in &self.forced[..self.num_forced] {
+            match self.cells.at(k).key() {
+                0 => return k,
+                1 => one = k,
+                _ => {}
             }
-            if one != u32::MAX {
-                return one;
-            }
+        }
+        if one != u32::MAX {
+            return one;
         }
         self.scan(enough.min(CLOSED as u32) as i16)
     }
@@ -632,10 +688,16 @@ impl<C: Cell> Structure for Masks<C> {
     #[inline(always)]
     fn enter(&mut self, frame: &mut Frame<Level>) {
         self.settle();
+        let least = match frame.item == self.least_item {
+            true => self.cells.at(frame.item).key(),
+            false => -1,
+        };
+        self.least_item = u32::MAX;
         frame.state = Level {
             untried: self.cells.at(frame.item).word(),
             depth: self.depth,
             copy: u32::MAX,
+            least,
         };
         if frame.d > 1 {
             frame.state.copy = self.saved.len() as u32;
@@ -659,6 +721,8 @@ impl<C: Cell> Structure for Masks<C> {
         self.commit(o);
         if self.chain {
             self.follow();
+        } else {
+            self.before = frame.state.least;
         }
         Some(o)
     }
@@ -718,6 +782,7 @@ impl<C: Cell> Structure for Masks<C> {
                 untried: 0,
                 depth: self.depth,
                 copy: u32::MAX,
+                least: -1,
             },
         };
         // Nothing noted: the search's first choice scans.
