@@ -18,6 +18,7 @@ pub use crate::budget::{Limits, Outcome, StopReason};
 pub(crate) use crate::repr::next_random;
 pub use crate::repr::Engine;
 
+mod rest;
 mod search;
 
 /// The result of [`Solver::count`].
@@ -486,7 +487,19 @@ impl<'p, L> Solver<'p, L> {
 
     /// Counts the solutions, without storing them. The last level of the
     /// search tree is counted rather than walked.
+    ///
+    /// A large exact cover (one that [`Engine::Auto`] gives links or cells)
+    /// whose first levels each have one option, such as a large sudoku with
+    /// its givens, may leave a small problem below them. Searched with
+    /// [`Engine::Auto`], no budget, seed, trace, progress or
+    /// [`Solver::forced_first`], and without colors or multiplicities, the
+    /// count then runs on that rest with the engine it suits (the bitsets
+    /// or the item masks): the same tree and the same nodes, and
+    /// [`Stats::engine`] names the rest's engine.
     pub fn count(&mut self) -> Count {
+        if let Some(count) = self.count_rest(false) {
+            return count;
+        }
         let before = self.stats.solutions;
         let outcome = self.run(Mode::Count, |_: &[OptionId], _| ControlFlow::Continue(()));
         Count {

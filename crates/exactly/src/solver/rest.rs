@@ -1,0 +1,286 @@
+//! Counting what the forced moves from the root leave.
+//!
+//! A large puzzle's encoding often starts with a long chain of levels of
+//! one option each: a 64x64 sudoku's givens, and the cells they force,
+//! take 4,000 levels before the first choice. What is left below that
+//! chain can be a small problem (the 64x64 sudoku's: 96 open cells, 205
+//! options), small enough for the bitsets or the item masks, which search
+//! it faster than the links or cells that the whole problem needs.
+//! [`Solver::count`] then builds that rest as a problem of its own and
+//! counts it with the engine [`Engine::Auto`] picks for it.
+//!
+//! The rest keeps the uncovered items and the options that none of the
+//! chain's options clash with, in their order, so its search tree is the
+//! subtree below the chain: the nodes of the two add up to the whole
+//! problem's, as DLX1 counts them. It also drops each item whose options
+//! are those of an item kept before it (*twins*): a primary twin ties with
+//! the item kept, which comes first, so the branching rule never picks it,
+//! and a twin's options leave when the kept item's do, so dropping it
+//! changes neither the tree nor the count.
+
+use std::collections::HashMap;
+
+use super::{Backend, Count, Engine, Names, Outcome, Resume, Solver, Stats};
+use crate::problem::{ColorId, ItemId, ItemKind, OptionId, Problem, ProblemBuilder};
+
+/// Whether [`Engine::Auto`] gives `problem` the bitsets or the item masks.
+fn small<L>(problem: &Problem<L>) -> bool {
+    matches!(Engine::Auto.resolve(problem), Engine::Bits | Engine::Masks)
+}
+
+/// The part of a problem left below a chain of options: the items those
+/// options do not cover, less twins, and the options that clash with none
+/// of them. Without colors or multiplicities.
+fn rest_of<L>(problem: &Problem<L>, chain: &[OptionId]) -> Problem<()> {
+    let mut covered = vec![false; problem.num_items()];
+    for &o in chain {
+        for e in problem.option(o) {
+            covered[e.item.index()] = true;
+        }
+    }
+    let alive: Vec<OptionId> = problem
+        .option_ids()
+        .filter(|&o| problem.option(o).iter().all(|e| !covered[e.item.index()]))
+        .collect();
+    // Each uncovered item's options in the rest, by position in `alive`.
+    let mut lists: Vec<Vec<u32>> = vec![Vec::new(); problem.num_items()];
+    for (k, &o) in alive.iter().enumerate() {
+        for e in problem.option(o) {
+            lists[e.item.index()].push(k as u32);
+        }
+    }
+    // An item is kept unless an item kept before it has its options;
+    // primary items are looked at first, so that a secondary item never
+    // stands in for a primary one.
+    let mut keep = vec![false; problem.num_items()];
+    let mut seen: HashMap<&[u32], ()> = HashMap::new();
+    for kind in [ItemKind::Primary, ItemKind::Secondary] {
+        for i in problem.item_ids() {
+            if covered[i.index()] || problem.item_kind(i) != kind {
+                continue;
+            }
+            let list = &lists[i.index()][..];
+            // A secondary item with one option or none never clashes.
+            if kind == ItemKind::Secondary && list.len() <= 1 {
+                continue;
+            }
+            if seen.insert(list, ()).is_none() {
+                keep[i.index()] = true;
+            }
+        }
+    }
+    let mut builder = ProblemBuilder::new();
+    let mut ids = vec![ItemId(u32::MAX); problem.num_items()];
+    for i in problem.item_ids().filter(|i| keep[i.index()]) {
+        let name = problem.item_name(i);
+        // The names are the problem's own, so valid and distinct.
+        let id = match problem.item_kind(i) {
+            ItemKind::Primary => builder.primary(name),
+            ItemKind::Secondary => builder.secondary(name),
+        };
+        ids[i.index()] = id.expect("an item name of a built problem");
+    }
+    for &o in &alive {
+        let entries = problem
+            .option(o)
+            .iter()
+            .filter(|e| keep[e.item.index()])
+            .map(|e| (ids[e.item.index()], ColorId::NONE));
+        // Each option keeps a primary item: its own, or the twin kept
+        // for it.
+        builder
+            .add_option((), entries)
+            .expect("a part of a built problem");
+    }
+    builder.build().expect("a part of a built problem")
+}
+
+impl<L> Solver<'_, L> {
+    /// [`Solver::count`] by the rest below the forced moves from the root
+    /// (see the module docs), or `None` to count as usual: only a solver
+    /// that has not searched, with [`Engine::Auto`], no budget, seed,
+    /// trace, progress or [`Solver::forced_first`], on an exact cover
+    /// without colors or multiplicities too large for the bitsets and the
+    /// item masks, whose rest fits one of them. `any_size` lifts the two
+    /// conditions on size (for tests).
+    pub(super) fn count_rest(&mut self, any_size: bool) -> Option<Count> {
+        let limits = &self.limits;
+        let plain = matches!(self.backend, Backend::Unbuilt(Engine::Auto))
+            && !self.multi
+            && !self.problem.has_colors()
+            && self.trace.is_none()
+            && self.progress.is_none()
+            && self.rng.is_none()
+            && self.enough == 0
+            && self.resume == Resume::Enter
+            && self.level == 0
+            && self.stats.nodes == 0
+            && limits.nodes.is_none()
+            && limits.time.is_none()
+            && limits.solutions.is_none()
+            && limits.cancel.is_none()
+            && limits.shared.is_none();
+        if !plain || !(any_size || !small(self.problem)) {
+            return None;
+        }
+        // No chain without an item of one option at the root.
+        let problem = self.problem;
+        let forced =
+            |i: &ItemId| problem.item_kind(*i) == ItemKind::Primary && problem.item_len(*i) <= 1;
+        if !problem.item_ids().any(|i| forced(&i)) {
+            return None;
+        }
+        // The walk down the chain takes links: cells keep their open items
+        // in no order, so they cannot find the leftmost forced item
+        // without a full scan.
+        self.backend = Backend::Unbuilt(Engine::Links);
+        let count = self.count_below_chain(any_size);
+        if count.is_none() {
+            // Back to the root, as the solver was.
+            self.backend = Backend::Unbuilt(Engine::Auto);
+            self.names = Names::default();
+            self.level = 0;
+            self.floor = 0;
+            self.replayed = 0;
+        }
+        count
+    }
+
+    /// [`Solver::count_rest`] once its conditions hold.
+    fn count_below_chain(&mut self, any_size: bool) -> Option<Count> {
+        let start = crate::time::Instant::now();
+        let (chain, updates) = self.follow_forced(usize::MAX)?;
+        if chain.is_empty() {
+            return None;
+        }
+        let rest = rest_of(self.problem, &chain);
+        if !(any_size || small(&rest)) {
+            return None;
+        }
+        let mut solver = Solver::new(&rest);
+        let count = solver.count();
+        let done = solver.stats();
+        let depth = chain.len() as u64;
+        self.stats = Stats {
+            engine: done.engine,
+            nodes: depth + done.nodes,
+            updates: updates + done.updates,
+            solutions: done.solutions,
+            max_depth: (depth + u64::from(done.max_depth))
+                .try_into()
+                .unwrap_or(u32::MAX),
+            elapsed: start.elapsed(),
+        };
+        self.resume = Resume::Done;
+        self.outcome = Some(Outcome::Complete);
+        Some(count)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A random exact cover with a solution planted in it and some of
+    /// that solution's options forced from the root: each of the extra
+    /// primary items lies in one option only.
+    fn forced_problem(seed: u64, secondary: bool) -> Problem<()> {
+        let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        let mut next = move |n: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % n
+        };
+        let mut b = ProblemBuilder::new();
+        let primary = 4 + next(12) as usize;
+        let forced = 1 + next(3) as usize;
+        let second = if secondary { 1 + next(3) as usize } else { 0 };
+        let mut items = Vec::new();
+        for i in 0..primary + forced + second {
+            let name = format!("i{i}");
+            items.push(match i < primary + forced {
+                true => b.primary(&name).unwrap(),
+                false => b.secondary(&name).unwrap(),
+            });
+        }
+        let mut options: Vec<Vec<usize>> = Vec::new();
+        // The planted solution: the primary items, shuffled, in blocks.
+        let mut order: Vec<usize> = (0..primary).collect();
+        for k in (1..order.len()).rev() {
+            order.swap(k, next(k as u64 + 1) as usize);
+        }
+        let mut at = 0;
+        while at < primary {
+            let len = (1 + next(3) as usize).min(primary - at);
+            options.push(order[at..at + len].to_vec());
+            at += len;
+        }
+        for (f, option) in options.iter_mut().enumerate().take(forced) {
+            option.push(primary + f);
+        }
+        for _ in 0..4 + next(24) {
+            let mut option: Vec<usize> = Vec::new();
+            for _ in 0..1 + next(3) {
+                let i = next(primary as u64) as usize;
+                if !option.contains(&i) {
+                    option.push(i);
+                }
+            }
+            options.push(option);
+        }
+        for option in &mut options {
+            if second > 0 && next(2) == 0 {
+                option.push(primary + forced + next(second as u64) as usize);
+            }
+        }
+        for k in (1..options.len()).rev() {
+            options.swap(k, next(k as u64 + 1) as usize);
+        }
+        for option in options {
+            b.add_option((), option.iter().map(|&i| (items[i], ColorId::NONE)))
+                .unwrap();
+        }
+        b.build().unwrap()
+    }
+
+    #[test]
+    fn the_rest_counts_the_nodes_and_solutions_of_the_whole() {
+        let mut taken = 0;
+        for seed in 1..=400 {
+            let p = forced_problem(seed, seed % 2 == 0);
+            let mut whole = Solver::new(&p).engine(Engine::Links);
+            let want = whole.count();
+            let mut solver = Solver::new(&p);
+            match solver.count_rest(true) {
+                Some(got) => {
+                    taken += 1;
+                    assert_eq!(got, want, "seed {seed}");
+                    assert_eq!(solver.stats().nodes, whole.stats().nodes, "seed {seed}");
+                    assert_eq!(solver.stats().solutions, want.solutions, "seed {seed}");
+                    // The solver is spent, as after any complete count.
+                    assert_eq!(solver.count().solutions, 0);
+                }
+                None => assert_eq!(solver.count(), want, "seed {seed}"),
+            }
+        }
+        // Most of the problems have forced moves that end well.
+        assert!(taken > 100, "{taken} of 400 counted by their rest");
+    }
+
+    #[test]
+    fn twins_are_dropped() {
+        // Below the forced option "e", b has a's options and d has c's;
+        // x and y (secondary) have two options each, not the same two.
+        let p =
+            crate::format::parse_dlx("a b c d e | x y\ne\na b x\nc d\na b y\nc d x y\n").unwrap();
+        let rest = rest_of(&p, &[OptionId(0)]);
+        let names: Vec<&str> = rest.item_ids().map(|i| rest.item_name(i)).collect();
+        assert_eq!(names, ["a", "c", "x", "y"]);
+        assert_eq!(rest.num_options(), 4);
+        let mut solver = Solver::new(&p);
+        let count = solver.count_rest(true).map(|c| c.solutions);
+        assert_eq!(count, Some(2));
+        assert_eq!(Solver::new(&p).engine(Engine::Links).count().solutions, 2);
+    }
+}
