@@ -120,14 +120,17 @@ impl<L> Solver<'_, L> {
             && limits.solutions.is_none()
             && limits.cancel.is_none()
             && limits.shared.is_none();
-        if !plain || !(any_size || !small(self.problem)) {
+        // A problem the bitsets or the item masks take is searched fast
+        // enough whole.
+        if !plain || (!any_size && small(self.problem)) {
             return None;
         }
         // No chain without an item of one option at the root.
         let problem = self.problem;
-        let forced =
-            |i: &ItemId| problem.item_kind(*i) == ItemKind::Primary && problem.item_len(*i) <= 1;
-        if !problem.item_ids().any(|i| forced(&i)) {
+        if !problem
+            .item_ids()
+            .any(|i| problem.item_kind(i) == ItemKind::Primary && problem.item_len(i) <= 1)
+        {
             return None;
         }
         // The walk down the chain takes links: cells keep their open items
@@ -154,7 +157,7 @@ impl<L> Solver<'_, L> {
             return None;
         }
         let rest = rest_of(self.problem, &chain);
-        if !(any_size || small(&rest)) {
+        if !any_size && !small(&rest) {
             return None;
         }
         let mut solver = Solver::new(&rest);
