@@ -154,12 +154,7 @@ mod tests {
         // Cells of a few blocks, keys in the high half as item masks keep
         // them, with the first hit moved through every position.
         let mut state = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = || crate::repr::next_random(&mut state);
         for blocks in 1..=4 {
             for round in 0..200 {
                 let cells: Vec<u32> = (0..blocks * 16)

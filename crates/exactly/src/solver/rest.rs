@@ -189,12 +189,7 @@ mod tests {
     /// primary items lies in one option only.
     fn forced_problem(seed: u64, secondary: bool) -> Problem<()> {
         let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-        let mut next = move |n: u64| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state % n
-        };
+        let mut next = move |n: u64| crate::repr::next_random(&mut state) % n;
         let mut b = ProblemBuilder::new();
         let primary = 4 + next(12) as usize;
         let forced = 1 + next(3) as usize;
