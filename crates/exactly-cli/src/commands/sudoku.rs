@@ -94,8 +94,8 @@ const CHUNK: usize = 4096;
 
 /// The most records read ahead and not yet taken. The channel that holds
 /// them is made whole at the start, each slot written, so a small bound
-/// keeps a short run short: at 4,096 its slots took some 150 page faults,
-/// as long as solving 40 easy puzzles.
+/// keeps a short run short: at 4,096 its slots took some 130 page faults,
+/// about 0.35 ms of a run on one puzzle.
 const IN_FLIGHT: usize = 256;
 
 /// The records of a batch, read on a thread of their own as the input

@@ -152,7 +152,8 @@ impl Cell for u32 {
     fn entry(item: u32, bit: u32) -> u32 {
         item << 16 | u32::from(!(1u16 << bit))
     }
-    /// Every key is below [`TOP`], so every cell is below `i32::MAX`.
+    /// Every key is at most [`TOP`] (`i16::MAX`), so every cell is below
+    /// `i32::MAX`, as [`crate::unchecked::first_below`] needs.
     #[inline(always)]
     fn first_below(cells: &[Self], limit: Self) -> Option<usize> {
         crate::unchecked::first_below(cells, limit)
