@@ -186,6 +186,11 @@ impl Budget {
         self.progress = Some(interval);
     }
 
+    /// How often a progress report is due, if one is wanted.
+    pub fn progress_interval(&self) -> Option<Duration> {
+        self.progress
+    }
+
     /// Starts the clock, or resumes it where the last run stopped it.
     pub fn start(&mut self) {
         let base = self.elapsed();

@@ -20,7 +20,7 @@
 
 use std::collections::HashMap;
 
-use super::{Backend, Count, Engine, Names, Outcome, Resume, Solver, Stats};
+use super::{Backend, Count, Engine, Names, Outcome, Progress, Resume, Solver, Stats};
 use crate::problem::{ColorId, ItemId, ItemKind, OptionId, Problem, ProblemBuilder};
 
 /// Whether [`Engine::Auto`] gives `problem` the bitsets or the item masks.
@@ -99,7 +99,7 @@ impl<L> Solver<'_, L> {
     /// [`Solver::count`] by the rest below the forced moves from the root
     /// (see the module docs), or `None` to count as usual: only a solver
     /// that has not searched, with [`Engine::Auto`], no budget, seed,
-    /// trace, progress or [`Solver::forced_first`], on an exact cover
+    /// trace or [`Solver::forced_first`], on an exact cover
     /// without colors or multiplicities too large for the bitsets and the
     /// item masks, whose rest fits one of them. `any_size` lifts the two
     /// conditions on size (for tests).
@@ -109,7 +109,6 @@ impl<L> Solver<'_, L> {
             && !self.multi
             && !self.problem.has_colors()
             && self.trace.is_none()
-            && self.progress.is_none()
             && self.rng.is_none()
             && self.enough == 0
             && self.resume == Resume::Enter
@@ -160,10 +159,24 @@ impl<L> Solver<'_, L> {
         if !any_size && !small(&rest) {
             return None;
         }
-        let mut solver = Solver::new(&rest);
-        let count = solver.count();
-        let done = solver.stats();
         let depth = chain.len() as u64;
+        // Progress reports come from the rest's search, with the chain's
+        // levels and nodes added.
+        let mut report = self.progress.take();
+        let (count, done) = {
+            let mut solver = Solver::new(&rest);
+            if let (Some(f), Some(every)) = (report.as_mut(), self.budget.progress_interval()) {
+                solver = solver.on_progress(every, move |p: &Progress| {
+                    f(&Progress {
+                        nodes: p.nodes + depth,
+                        depth: p.depth.saturating_add(depth as u32),
+                        ..*p
+                    });
+                });
+            }
+            (solver.count(), *solver.stats())
+        };
+        self.progress = report;
         self.stats = Stats {
             engine: done.engine,
             nodes: depth + done.nodes,
@@ -280,5 +293,44 @@ mod tests {
         let count = solver.count_rest(true).map(|c| c.solutions);
         assert_eq!(count, Some(2));
         assert_eq!(Solver::new(&p).engine(Engine::Links).count().solutions, 2);
+    }
+
+    #[test]
+    fn progress_counts_the_chain_too() {
+        // Ten queens (724 solutions) below three forced options.
+        let n = 10;
+        let mut text = String::new();
+        for i in 0..n {
+            text += &format!("r{i} c{i} ");
+        }
+        text += "f0 f1 f2 |";
+        for d in 0..2 * n - 1 {
+            text += &format!(" a{d} b{d}");
+        }
+        text += "\nf0\nf1\nf2\n";
+        for r in 0..n {
+            for c in 0..n {
+                text += &format!("r{r} c{c} a{} b{}\n", r + c, r + n - 1 - c);
+            }
+        }
+        let p = crate::format::parse_dlx(&text).unwrap();
+        let want = Solver::new(&p).engine(Engine::Links).count();
+        let mut reports = Vec::new();
+        let mut solver =
+            Solver::new(&p).on_progress(std::time::Duration::ZERO, |p| reports.push(*p));
+        assert_eq!(solver.count_rest(true), Some(want));
+        let nodes = solver.stats().nodes;
+        drop(solver);
+        assert!(!reports.is_empty());
+        // The rest's search reports when its own nodes reach a multiple
+        // of the interval at which budgets are read; the three forced
+        // levels come on top.
+        let every = crate::budget::CHECK_INTERVAL;
+        for r in &reports {
+            assert!(
+                r.depth >= 3 && r.nodes % every == 3 && r.nodes <= nodes,
+                "{r:?}"
+            );
+        }
     }
 }
