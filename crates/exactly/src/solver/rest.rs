@@ -18,7 +18,7 @@
 //! and a twin's options leave when the kept item's do, so dropping it
 //! changes neither the tree nor the count.
 
-use std::collections::HashMap;
+use std::collections::HashSet;
 
 use super::{Backend, Count, Engine, Names, Outcome, Progress, Resume, Solver, Stats};
 use crate::problem::{ColorId, ItemId, ItemKind, OptionId, Problem, ProblemBuilder};
@@ -30,8 +30,9 @@ fn small<L>(problem: &Problem<L>) -> bool {
 
 /// The part of a problem left below a chain of options: the items those
 /// options do not cover, less twins, and the options that clash with none
-/// of them. Without colors or multiplicities.
-fn rest_of<L>(problem: &Problem<L>, chain: &[OptionId]) -> Problem<()> {
+/// of them. Without colors or multiplicities. `None` if the builder
+/// refuses it, which a part of a built problem never gives it cause to.
+fn rest_of<L>(problem: &Problem<L>, chain: &[OptionId]) -> Option<Problem<()>> {
     let mut covered = vec![false; problem.num_items()];
     for &o in chain {
         for e in problem.option(o) {
@@ -53,7 +54,7 @@ fn rest_of<L>(problem: &Problem<L>, chain: &[OptionId]) -> Problem<()> {
     // primary items are looked at first, so that a secondary item never
     // stands in for a primary one.
     let mut keep = vec![false; problem.num_items()];
-    let mut seen: HashMap<&[u32], ()> = HashMap::new();
+    let mut seen: HashSet<&[u32]> = HashSet::new();
     for kind in [ItemKind::Primary, ItemKind::Secondary] {
         for i in problem.item_ids() {
             if covered[i.index()] || problem.item_kind(i) != kind {
@@ -64,7 +65,7 @@ fn rest_of<L>(problem: &Problem<L>, chain: &[OptionId]) -> Problem<()> {
             if kind == ItemKind::Secondary && list.len() <= 1 {
                 continue;
             }
-            if seen.insert(list, ()).is_none() {
+            if seen.insert(list) {
                 keep[i.index()] = true;
             }
         }
@@ -78,7 +79,7 @@ fn rest_of<L>(problem: &Problem<L>, chain: &[OptionId]) -> Problem<()> {
             ItemKind::Primary => builder.primary(name),
             ItemKind::Secondary => builder.secondary(name),
         };
-        ids[i.index()] = id.expect("an item name of a built problem");
+        ids[i.index()] = id.ok()?;
     }
     for &o in &alive {
         let entries = problem
@@ -88,11 +89,9 @@ fn rest_of<L>(problem: &Problem<L>, chain: &[OptionId]) -> Problem<()> {
             .map(|e| (ids[e.item.index()], ColorId::NONE));
         // Each option keeps a primary item: its own, or the twin kept
         // for it.
-        builder
-            .add_option((), entries)
-            .expect("a part of a built problem");
+        builder.add_option((), entries).ok()?;
     }
-    builder.build().expect("a part of a built problem")
+    builder.build().ok()
 }
 
 impl<L> Solver<'_, L> {
@@ -155,7 +154,7 @@ impl<L> Solver<'_, L> {
         if chain.is_empty() {
             return None;
         }
-        let rest = rest_of(self.problem, &chain);
+        let rest = rest_of(self.problem, &chain)?;
         if !any_size && !small(&rest) {
             return None;
         }
@@ -285,7 +284,7 @@ mod tests {
         // x and y (secondary) have two options each, not the same two.
         let p =
             crate::format::parse_dlx("a b c d e | x y\ne\na b x\nc d\na b y\nc d x y\n").unwrap();
-        let rest = rest_of(&p, &[OptionId(0)]);
+        let rest = rest_of(&p, &[OptionId(0)]).unwrap();
         let names: Vec<&str> = rest.item_ids().map(|i| rest.item_name(i)).collect();
         assert_eq!(names, ["a", "c", "x", "y"]);
         assert_eq!(rest.num_options(), 4);
