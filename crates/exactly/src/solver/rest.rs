@@ -296,24 +296,28 @@ mod tests {
 
     #[test]
     fn progress_counts_the_chain_too() {
-        // Ten queens (724 solutions) below three forced options.
+        // Ten queens (724 solutions) below three forced options: rows and
+        // columns primary, diagonals secondary.
         let n = 10;
-        let mut text = String::new();
-        for i in 0..n {
-            text += &format!("r{i} c{i} ");
-        }
-        text += "f0 f1 f2 |";
-        for d in 0..2 * n - 1 {
-            text += &format!(" a{d} b{d}");
-        }
-        text += "\nf0\nf1\nf2\n";
-        for r in 0..n {
-            for c in 0..n {
-                text += &format!("r{r} c{c} a{} b{}\n", r + c, r + n - 1 - c);
-            }
-        }
+        let lines: Vec<String> = (0..n * n)
+            .map(|k| (k / n, k % n))
+            .map(|(r, c)| format!("r{r} c{c} a{} b{}", r + c, r + n - 1 - c))
+            .collect();
+        let names = |x: &str, count: usize| -> String {
+            let all: Vec<String> = (0..count).map(|i| format!("{x}{i}")).collect();
+            all.join(" ")
+        };
+        let text = format!(
+            "{} {} f0 f1 f2 | {} {}\nf0\nf1\nf2\n{}\n",
+            names("r", n),
+            names("c", n),
+            names("a", 2 * n - 1),
+            names("b", 2 * n - 1),
+            lines.join("\n")
+        );
         let p = crate::format::parse_dlx(&text).unwrap();
         let want = Solver::new(&p).engine(Engine::Links).count();
+        assert_eq!(want.solutions, 724);
         let mut reports = Vec::new();
         let mut solver =
             Solver::new(&p).on_progress(std::time::Duration::ZERO, |p| reports.push(*p));
