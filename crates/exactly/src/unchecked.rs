@@ -88,40 +88,33 @@ pub(crate) fn has_avx2() -> bool {
 
 /// The position of the first of `cells` below `limit`, all of them
 /// compared as signed numbers (each must be below `i32::MAX`, and so must
-/// `limit`), looked for 16 at a time; `None` if there is none. `cells`
-/// holds a multiple of 16.
+/// `limit`), looked for 16 at a time with AVX2; `None` if there is none.
+/// `cells` holds a multiple of 16. The outer `None`: the processor lacks
+/// AVX2, and the caller looks portably.
 ///
-/// PERF: with AVX2, two comparisons and two mask moves a block, where the
-/// portable loop (which the compiler turns into a comparison and a shift a
-/// cell) took a quarter of the instructions of a 64x64 sudoku's search by
-/// item masks (DESIGN.md, "Item masks").
+/// PERF: two comparisons and two mask moves a block, where the portable
+/// loop (which the compiler turns into a comparison and a shift a cell)
+/// took a quarter of the instructions of a 64x64 sudoku's search by item
+/// masks (DESIGN.md, "Item masks").
 #[inline(always)]
-pub(crate) fn first_below(cells: &[u32], limit: u32) -> Option<usize> {
+pub(crate) fn first_below_avx2(cells: &[u32], limit: u32) -> Option<Option<usize>> {
     debug_assert!(cells.len() % 16 == 0);
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx2") {
         // SAFETY: the processor has AVX2, checked just above.
         #[allow(unsafe_code)]
-        return unsafe { first_below_avx2(cells, limit) };
+        return Some(unsafe { first_below_avx2_with(cells, limit) });
     }
-    for (b, block) in cells.chunks_exact(16).enumerate() {
-        let mut hit = 0u32;
-        for (i, &c) in block.iter().enumerate() {
-            hit |= u32::from((c as i32) < (limit as i32)) << i;
-        }
-        if hit != 0 {
-            return Some(b * 16 + hit.trailing_zeros() as usize);
-        }
-    }
+    let _ = (cells, limit);
     None
 }
 
-/// [`first_below`] with AVX2 instructions.
+/// [`first_below_avx2`], compiled with AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 #[inline]
 #[allow(unsafe_code)]
-unsafe fn first_below_avx2(cells: &[u32], limit: u32) -> Option<usize> {
+unsafe fn first_below_avx2_with(cells: &[u32], limit: u32) -> Option<usize> {
     use std::arch::x86_64::{
         __m256i, _mm256_castsi256_ps, _mm256_cmpgt_epi32, _mm256_loadu_si256, _mm256_movemask_ps,
         _mm256_set1_epi32,
@@ -143,42 +136,4 @@ unsafe fn first_below_avx2(cells: &[u32], limit: u32) -> Option<usize> {
         }
     }
     None
-}
-
-#[cfg(test)]
-mod tests {
-    use super::first_below;
-
-    #[test]
-    fn first_below_finds_the_first_cell_under_the_limit() {
-        // Cells of a few blocks, keys in the high half as item masks keep
-        // them, with the first hit moved through every position.
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = || crate::repr::next_random(&mut state);
-        for blocks in 1..=4 {
-            for round in 0..200 {
-                let cells: Vec<u32> = (0..blocks * 16)
-                    .map(|_| ((next() % 0x7FFF) as u32) << 16 | (next() as u32 & 0xFFFF))
-                    .collect();
-                let limit = match round % 4 {
-                    0 => 0,
-                    1 => 0x7FFF_0000,
-                    _ => ((next() % 0x7FFF) as u32) << 16,
-                };
-                let want = cells.iter().position(|&c| c < limit);
-                assert_eq!(
-                    first_below(&cells, limit),
-                    want,
-                    "{cells:x?} below {limit:x}"
-                );
-            }
-        }
-        let mut cells = vec![0x7FFF_0000u32; 48];
-        for at in 0..48 {
-            cells[at] = 0x0001_FFFF;
-            assert_eq!(first_below(&cells, 0x0002_0000), Some(at));
-            cells[at] = 0x7FFF_0000;
-        }
-        assert_eq!(first_below(&cells, 0x7FFF_0000), None);
-    }
 }

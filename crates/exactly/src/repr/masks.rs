@@ -66,17 +66,23 @@ pub(crate) trait Cell: Copy + Ord + Default + std::fmt::Debug {
     /// `limit`.
     #[inline(always)]
     fn first_below(cells: &[Self], limit: Self) -> Option<usize> {
-        for (b, block) in cells.chunks_exact(BLOCK).enumerate() {
-            let mut hit = 0u32;
-            for (i, &c) in block.iter().enumerate() {
-                hit |= u32::from(c < limit) << i;
-            }
-            if hit != 0 {
-                return Some(b * BLOCK + hit.trailing_zeros() as usize);
-            }
-        }
-        None
+        first_below_in_blocks(cells, limit)
     }
+}
+
+/// [`Cell::first_below`], a block of [`BLOCK`] cells at a time, portably.
+#[inline(always)]
+fn first_below_in_blocks<C: Cell>(cells: &[C], limit: C) -> Option<usize> {
+    for (b, block) in cells.chunks_exact(BLOCK).enumerate() {
+        let mut hit = 0u32;
+        for (i, &c) in block.iter().enumerate() {
+            hit |= u32::from(c < limit) << i;
+        }
+        if hit != 0 {
+            return Some(b * BLOCK + hit.trailing_zeros() as usize);
+        }
+    }
+    None
 }
 
 macro_rules! cell {
@@ -153,10 +159,11 @@ impl Cell for u32 {
         item << 16 | u32::from(!(1u16 << bit))
     }
     /// Every key is at most [`TOP`] (`i16::MAX`), so every cell is below
-    /// `i32::MAX`, as [`crate::unchecked::first_below`] needs.
+    /// `i32::MAX`, as [`crate::unchecked::first_below_avx2`] needs.
     #[inline(always)]
     fn first_below(cells: &[Self], limit: Self) -> Option<usize> {
-        crate::unchecked::first_below(cells, limit)
+        crate::unchecked::first_below_avx2(cells, limit)
+            .unwrap_or_else(|| first_below_in_blocks(cells, limit))
     }
     #[inline(always)]
     fn remove(cells: &mut [Self], entry: u32) -> (u32, Self) {
@@ -854,6 +861,46 @@ impl<C: Cell> Structure for Masks<C> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn first_below_finds_the_first_cell_under_the_limit() {
+        // Both ways of looking: with AVX2 where the processor has it, and
+        // block by block.
+        let first_below = |cells: &[u32], limit: u32| {
+            let found = <u32 as Cell>::first_below(cells, limit);
+            assert_eq!(found, first_below_in_blocks(cells, limit));
+            found
+        };
+        // Cells of a few blocks, keys in the high half as item masks keep
+        // them, with the first hit moved through every position.
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || crate::repr::next_random(&mut state);
+        for blocks in 1..=4 {
+            for round in 0..200 {
+                let cells: Vec<u32> = (0..blocks * 16)
+                    .map(|_| ((next() % 0x7FFF) as u32) << 16 | (next() as u32 & 0xFFFF))
+                    .collect();
+                let limit = match round % 4 {
+                    0 => 0,
+                    1 => 0x7FFF_0000,
+                    _ => ((next() % 0x7FFF) as u32) << 16,
+                };
+                let want = cells.iter().position(|&c| c < limit);
+                assert_eq!(
+                    first_below(&cells, limit),
+                    want,
+                    "{cells:x?} below {limit:x}"
+                );
+            }
+        }
+        let mut cells = vec![0x7FFF_0000u32; 48];
+        for at in 0..48 {
+            cells[at] = 0x0001_FFFF;
+            assert_eq!(first_below(&cells, 0x0002_0000), Some(at));
+            cells[at] = 0x7FFF_0000;
+        }
+        assert_eq!(first_below(&cells, 0x7FFF_0000), None);
+    }
 
     #[test]
     fn backing_up_through_forced_levels_leaves_a_stale_state_until_settled() {

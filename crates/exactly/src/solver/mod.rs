@@ -354,6 +354,13 @@ impl<'p, L> Solver<'p, L> {
     /// Selects the representation (before the search starts; later calls
     /// restart the search from the root).
     pub fn engine(mut self, engine: Engine) -> Self {
+        self.set_engine(engine);
+        self
+    }
+
+    /// [`Solver::engine`] on a solver in place: a structure of `engine`,
+    /// to be built, and the search back at the root.
+    fn set_engine(&mut self, engine: Engine) {
         self.backend = Backend::Unbuilt(engine);
         // Nodes are the structure's own.
         self.names = Names::default();
@@ -364,7 +371,6 @@ impl<'p, L> Solver<'p, L> {
         self.stats = Stats::default();
         self.outcome = None;
         self.multi_search = None;
-        self
     }
 
     /// Branches on the first item found with at most one option left

@@ -20,7 +20,7 @@
 
 use std::collections::HashSet;
 
-use super::{Backend, Count, Engine, Names, Outcome, Progress, Resume, Solver, Stats};
+use super::{Backend, Count, Engine, Outcome, Progress, Resume, Solver, Stats};
 use crate::problem::{ColorId, ItemId, ItemKind, OptionId, Problem, ProblemBuilder};
 
 /// Whether [`Engine::Auto`] gives `problem` the bitsets or the item masks.
@@ -134,15 +134,11 @@ impl<L> Solver<'_, L> {
         // The walk down the chain takes links: cells keep their open items
         // in no order, so they cannot find the leftmost forced item
         // without a full scan.
-        self.backend = Backend::Unbuilt(Engine::Links);
+        self.set_engine(Engine::Links);
         let count = self.count_below_chain(any_size);
         if count.is_none() {
             // Back to the root, as the solver was.
-            self.backend = Backend::Unbuilt(Engine::Auto);
-            self.names = Names::default();
-            self.level = 0;
-            self.floor = 0;
-            self.replayed = 0;
+            self.set_engine(Engine::Auto);
         }
         count
     }
