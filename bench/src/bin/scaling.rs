@@ -15,6 +15,12 @@
 //! order would reach, the cut included. This predicts the speed-up where
 //! there are not that many cores, and shows whether the cut or the
 //! balance of the subproblems holds it back.
+//!
+//! With `--workers` it makes the same cut and counts it on each thread
+//! count for real, and prints what each worker did: its subproblems and
+//! when it finished. The workers' busy time over one worker's shows how
+//! much slower each core runs with the others busy (memory, clocks); the
+//! spread of their ends shows the balance.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -63,10 +69,12 @@ fn main() -> ExitCode {
     let mut runs = 3;
     let mut files = Vec::new();
     let mut balance = false;
+    let mut workers = false;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--balance" => balance = true,
+            "--workers" => workers = true,
             "--threads" | "--runs" => {
                 let Some(value) = args.next() else {
                     eprintln!("scaling: {arg} needs a value");
@@ -107,9 +115,26 @@ fn main() -> ExitCode {
             .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
         cases.push((name, golden(file), problem));
     }
-    if balance {
+    if balance || workers {
         for (name, _, problem) in &cases {
-            simulate(name, problem, &threads);
+            // As `count` does, a problem with a rest below its forced
+            // moves is cut and counted by that rest.
+            let rest = exactly::Rest::of(problem);
+            if let Some(rest) = &rest {
+                println!("{name}: the rest below {} forced levels", rest.depth);
+            }
+            if balance {
+                match &rest {
+                    Some(rest) => simulate(name, &rest.problem, &threads),
+                    None => simulate(name, problem, &threads),
+                }
+            }
+            if workers {
+                match &rest {
+                    Some(rest) => watch(name, &rest.problem, &threads, runs),
+                    None => watch(name, problem, &threads, runs),
+                }
+            }
         }
         return ExitCode::SUCCESS;
     }
@@ -152,7 +177,7 @@ fn main() -> ExitCode {
 /// makes, each subproblem counted on this thread in order (as one worker
 /// would), and the time that many workers claiming them in order would
 /// take: the split's time plus the last worker's end.
-fn simulate(name: &str, problem: &Problem<String>, threads: &[usize]) {
+fn simulate<L: Sync>(name: &str, problem: &Problem<L>, threads: &[usize]) {
     if problem.has_multiplicities() {
         println!("{name}: multiplicities, split otherwise (`parallel::count_multi`); skipped");
         return;
@@ -214,6 +239,75 @@ fn simulate(name: &str, problem: &Problem<String>, threads: &[usize]) {
             split.subproblems.len(),
             cut + end,
             one / (cut + end)
+        );
+    }
+}
+
+/// `--workers`: for each thread count, the cut `count` makes and a real
+/// count of it on that many threads, best of `runs`, with each worker's
+/// subproblems and end. Busy time is the sum of the workers' ends, each
+/// from the start of the count (a worker builds its solver and then takes
+/// subproblems until none is left); over the one-thread count's, it is
+/// what running together costs each core.
+fn watch<L: Sync>(name: &str, problem: &Problem<L>, threads: &[usize], runs: usize) {
+    if problem.has_multiplicities() {
+        println!("{name}: multiplicities, split otherwise (`parallel::count_multi`); skipped");
+        return;
+    }
+    let mut alone = None;
+    for &t in threads {
+        // Best of `runs`: (cut, count, ends of the workers, subproblems each).
+        let mut best: Option<(f64, f64, Vec<(f64, usize)>, usize, usize)> = None;
+        for _ in 0..runs {
+            let start = Instant::now();
+            let split = exactly::parallel::split_for_count(
+                problem,
+                exactly::Engine::Auto,
+                t,
+                problem.num_primary(),
+            );
+            let cut = start.elapsed().as_secs_f64();
+            let ends = std::sync::Mutex::new(
+                std::collections::HashMap::<std::thread::ThreadId, (f64, usize)>::new(),
+            );
+            let begin = Instant::now();
+            exactly::parallel::count_split(
+                problem,
+                exactly::Engine::Auto,
+                &split,
+                t,
+                &exactly::Limits::default(),
+                &[],
+                &|_, _, _| {
+                    let now = begin.elapsed().as_secs_f64();
+                    let mut ends = ends.lock().expect("not poisoned");
+                    let end = ends.entry(std::thread::current().id()).or_default();
+                    *end = (now, end.1 + 1);
+                },
+            )
+            .expect("the split replays");
+            let count = begin.elapsed().as_secs_f64();
+            let mut ends: Vec<(f64, usize)> =
+                ends.into_inner().expect("not poisoned").into_values().collect();
+            ends.sort_by(|a, b| a.0.total_cmp(&b.0));
+            if best.as_ref().is_none_or(|b| cut + count < b.0 + b.1) {
+                best = Some((cut, count, ends, split.depth, split.subproblems.len()));
+            }
+        }
+        let Some((cut, count, ends, depth, n)) = best else {
+            return;
+        };
+        let busy: f64 = ends.iter().map(|e| e.0).sum();
+        let alone = *alone.get_or_insert(busy);
+        let first = ends.first().map_or(0.0, |e| e.0);
+        let last = ends.last().map_or(0.0, |e| e.0);
+        let items: Vec<String> = ends.iter().map(|e| e.1.to_string()).collect();
+        println!(
+            "{name} {t:>3} threads: cut {cut:.3} s (depth {depth}, {n} subproblems), count {count:.3} s; \
+             workers busy {busy:.3} s ({:.2} of one worker's), ends {first:.3}..{last:.3} s; \
+             subproblems each {}",
+            busy / alone,
+            items.join(" ")
         );
     }
 }
