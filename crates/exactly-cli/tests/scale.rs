@@ -323,3 +323,46 @@ fn splitting_commands_refuse_multiplicities() {
         assert!(err.contains("multiplicities"), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn threads_count_what_forced_moves_leave_as_one_thread_does() {
+    // Eight queens (92 solutions) below one forced option, f x; the
+    // 7,000 options on x that it rules out make the whole too large for
+    // the bitsets and the item masks, so the forced move's rest is counted.
+    let n = 8;
+    let mut text = String::new();
+    (0..n).for_each(|i| text += &format!("r{i} c{i} "));
+    text += "f x |";
+    (0..2 * n - 1).for_each(|d| text += &format!(" a{d} b{d}"));
+    (0..7000).for_each(|k| text += &format!(" s{k}"));
+    text += "\nf x\n";
+    for r in 0..n {
+        for c in 0..n {
+            text += &format!("r{r} c{c} a{} b{}\n", r + c, r + n - 1 - c);
+        }
+    }
+    (0..7000).for_each(|k| text += &format!("x s{k}\n"));
+    let path = scratch("forced-queens.dlx");
+    fs::write(&path, text).unwrap();
+    let file = path.to_str().unwrap();
+    let stats = |args: &[&str]| {
+        let (status, out, err) = first_line(&[&["count", "--stats"], args, &[file]].concat());
+        assert_eq!(status, Some(0), "{args:?}: {err}");
+        assert_eq!(out, "92", "{args:?}");
+        let line = |key: &str| err.lines().find(|l| l.starts_with(key)).map(str::to_string);
+        (line("engine: "), line("nodes: "), line("threads: "))
+    };
+    let one = stats(&["--threads", "1"]);
+    let whole = stats(&["--threads", "3", "--engine", "cells"]);
+    let three = stats(&["--threads", "3"]);
+    // The rest's engine, the whole tree's nodes.
+    assert_ne!(one.0, whole.0);
+    assert_eq!((&three.0, &three.1), (&one.0, &one.1));
+    assert_eq!(three.1, whole.1);
+    // The cut's depth counts the forced level above the rest.
+    let depth = |t: &Option<String>| -> usize {
+        let t = t.as_deref().expect("a threads line");
+        t.rsplit(' ').next().unwrap().parse().unwrap()
+    };
+    assert!(depth(&three.2) >= 2, "{three:?}");
+}

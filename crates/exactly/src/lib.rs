@@ -71,8 +71,8 @@ pub use problem::{
     Warning,
 };
 pub use solver::{
-    Branch, Count, Engine, Limits, Outcome, PrefixError, Progress, Solution, Solutions, Solver,
-    Stats, StopReason, TraceEvent,
+    Branch, Count, Engine, Limits, Outcome, PrefixError, Progress, Rest, Solution, Solutions,
+    Solver, Stats, StopReason, TraceEvent,
 };
 pub use verify::{verify, VerifyError};
 

@@ -16,7 +16,7 @@ pub use multi::count_multi;
 pub use pool::{read_ahead, watched, Control, Failed, Item, Pool, Run, NODE_SLACK};
 
 use crate::problem::{OptionId, Problem};
-use crate::solver::{next_random, Count, Engine, Limits, Outcome, Solver, StopReason};
+use crate::solver::{next_random, Count, Engine, Limits, Outcome, Rest, Solver, StopReason};
 use crate::PrefixError;
 
 /// The most threads [`count_split`] and [`count`] start, whatever they are
@@ -1252,7 +1252,11 @@ impl From<Failed<PrefixError>> for BadPrefix {
 /// more ([`split_for_count`]: at least a quarter of that where the next
 /// depth holds far more) and counts them with [`count_split`]. A problem
 /// with multiplicities, whose search has no prefixes, is split into
-/// smaller problems instead ([`count_multi`]).
+/// smaller problems instead ([`count_multi`]). A large exact cover whose
+/// forced moves from the root leave a small problem is counted by that
+/// [`Rest`], as [`Solver::count`] counts it: the rest is cut and counted
+/// on the threads, and the forced levels are added to the nodes, updates
+/// and depth (`done` is then by the rest's subproblems).
 ///
 /// ```
 /// # let n = 11; // Langford pairs 1..11 (35,584 solutions), built as `exactly gen langford 11`
@@ -1265,6 +1269,28 @@ impl From<Failed<PrefixError>> for BadPrefix {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn count<L: Sync>(problem: &Problem<L>, threads: usize) -> ParallelCount {
+    count_by_rest(problem, threads, false)
+}
+
+/// [`count`]; `any_size` lifts [`Rest::of`]'s conditions on size (for
+/// tests).
+pub(crate) fn count_by_rest<L: Sync>(
+    problem: &Problem<L>,
+    threads: usize,
+    any_size: bool,
+) -> ParallelCount {
+    let Some(rest) = Rest::find(problem, any_size) else {
+        return count_whole(problem, threads);
+    };
+    let mut counted = count_whole(&rest.problem, threads);
+    counted.nodes = counted.nodes.saturating_add(u64::from(rest.depth));
+    counted.updates = counted.updates.saturating_add(rest.updates);
+    counted.max_depth = counted.max_depth.saturating_add(rest.depth);
+    counted
+}
+
+/// [`count`] on the whole problem.
+fn count_whole<L: Sync>(problem: &Problem<L>, threads: usize) -> ParallelCount {
     let threads = threads.clamp(1, MAX_THREADS);
     if problem.has_multiplicities() {
         return count_multi(problem, threads, &Limits::default(), &|_| {}, &|_, _, _| {});

@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 use anyhow::{anyhow, bail, Context};
 use exactly::parallel;
 use exactly::records::{self, CheckpointHeader, Record};
-use exactly::{Engine, Limits, Outcome, Problem, Solution, Solver};
+use exactly::{Engine, Limits, Outcome, Problem, Rest, Solution, Solver};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::cli::{
@@ -194,8 +194,19 @@ pub fn count_threads(
     problem: &Problem<String>,
     threads: usize,
 ) -> anyhow::Result<Status> {
-    let hash = input_hash(problem);
     let engine: Engine = args.search.engine.into();
+    // Without a checkpoint, whose records name the whole problem's cut, a
+    // large exact cover is counted by what its forced moves leave, as on
+    // one thread.
+    if args.checkpoint.is_none() && engine == Engine::Auto {
+        if let Some(rest) = Rest::of(problem) {
+            let split =
+                parallel::split_for_count(&rest.problem, engine, threads, max_depth(&rest.problem));
+            let above = (rest.depth, rest.updates);
+            return count_cut(args, &rest.problem, engine, &split, threads, None, above);
+        }
+    }
+    let hash = input_hash(problem);
     let resumed = match &args.checkpoint {
         Some(path) => read_checkpoint_header(path, &hash, problem)?,
         None => None,
@@ -215,6 +226,22 @@ pub fn count_threads(
         }
         None => None,
     };
+    count_cut(args, problem, engine, &split, threads, checkpoint, (0, 0))
+}
+
+/// The count of `split`'s subproblems on threads, with the checkpoint's
+/// records skipped and new ones written to it, printed with the stats.
+/// `above` is the levels and updates of forced moves above the problem
+/// (see [`Rest`]), added to the stats.
+fn count_cut<L: Sync>(
+    args: &CountArgs,
+    problem: &Problem<L>,
+    engine: Engine,
+    split: &parallel::Split,
+    threads: usize,
+    checkpoint: Option<Checkpoint>,
+    (levels, walked): (u32, u64),
+) -> anyhow::Result<Status> {
     let n = split.subproblems.len();
     let mut skip = vec![false; n];
     let (mut solutions, mut nodes) = (0u128, 0u64);
@@ -258,7 +285,7 @@ pub fn count_threads(
         bar.inc(1);
     };
     let limits = shared_limits(args.search.timeout);
-    let counted = parallel::count_split(problem, engine, &split, threads, &limits, &skip, &on_done)
+    let counted = parallel::count_split(problem, engine, split, threads, &limits, &skip, &on_done)
         .context("cannot split the search")?;
     bar.finish_and_clear();
     if let Some(e) = write_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
@@ -270,23 +297,23 @@ pub fn count_threads(
     let outcome = counted.outcome;
     let mut stats = exactly::Stats::default();
     stats.engine = engine.resolve(problem);
-    stats.nodes = nodes.saturating_add(counted.nodes);
+    stats.nodes = nodes
+        .saturating_add(counted.nodes)
+        .saturating_add(levels.into());
     stats.solutions = total;
-    stats.max_depth = counted.max_depth;
-    stats.updates = counted.updates;
+    stats.max_depth = counted.max_depth.saturating_add(levels);
+    stats.updates = counted.updates.saturating_add(walked);
     stats.elapsed = started.elapsed();
     let stopped = search::finish(&ProgressBar::hidden(), outcome, &stats, &args.search, &[]);
     if args.search.stats || args.search.stats_format == StatsFormat::Json {
+        let depth = split.depth.saturating_add(levels as usize);
         let work = skip.iter().filter(|&&s| !s).count();
         let used = threads.min(work).max(1);
         report::line(&match args.search.stats_format {
-            StatsFormat::Text => {
-                format!("threads: {used}, subproblems: {n} at depth {}", split.depth)
+            StatsFormat::Text => format!("threads: {used}, subproblems: {n} at depth {depth}"),
+            StatsFormat::Json => {
+                format!("{{\"threads\":{used},\"subproblems\":{n},\"depth\":{depth}}}")
             }
-            StatsFormat::Json => format!(
-                "{{\"threads\":{used},\"subproblems\":{n},\"depth\":{}}}",
-                split.depth
-            ),
         });
     }
     output::print_count(args.format, &total, outcome.is_complete())?;

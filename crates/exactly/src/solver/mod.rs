@@ -19,6 +19,7 @@ pub(crate) use crate::repr::next_random;
 pub use crate::repr::Engine;
 
 mod rest;
+pub use rest::Rest;
 mod search;
 
 /// The result of [`Solver::count`].

@@ -30,9 +30,10 @@ fn small<L>(problem: &Problem<L>) -> bool {
 
 /// The part of a problem left below a chain of options: the items those
 /// options do not cover, less twins, and the options that clash with none
-/// of them. Without colors or multiplicities. `None` if the builder
-/// refuses it, which a part of a built problem never gives it cause to.
-fn rest_of<L>(problem: &Problem<L>, chain: &[OptionId]) -> Option<Problem<()>> {
+/// of them, with the whole problem's id of each. Without colors or
+/// multiplicities. `None` if the builder refuses it, which a part of a
+/// built problem never gives it cause to.
+fn rest_of<L>(problem: &Problem<L>, chain: &[OptionId]) -> Option<(Problem<()>, Vec<OptionId>)> {
     let mut covered = vec![false; problem.num_items()];
     for &o in chain {
         for e in problem.option(o) {
@@ -91,7 +92,101 @@ fn rest_of<L>(problem: &Problem<L>, chain: &[OptionId]) -> Option<Problem<()>> {
         // for it.
         builder.add_option((), entries).ok()?;
     }
-    builder.build().ok()
+    Some((builder.build().ok()?, alive))
+}
+
+/// What the forced moves from the root of a large exact cover leave, as a
+/// problem of its own that the bitsets or the item masks take (see the
+/// module docs). [`Solver::count`] counts it in place of the whole, and so
+/// does [`crate::parallel::count`], on threads. Its search tree is the
+/// whole problem's below the forced levels, so its nodes plus
+/// [`Rest::depth`] are the whole problem's, and each of its solutions with
+/// [`Rest::chain`] added is one of the whole problem's.
+///
+/// ```
+/// use exactly::{Rest, Solver};
+/// // Item f has one option, which covers x; below it, a b c are left.
+/// // Seven thousand options on x and secondary items make the whole too
+/// // large for the bitsets and the item masks.
+/// let mut text = String::from("a b c f x |");
+/// (0..7000).for_each(|k| text += &format!(" s{k}"));
+/// text += "\nf x\na b\nc\na\nb c\n";
+/// (0..7000).for_each(|k| text += &format!("x s{k}\n"));
+/// let p = exactly::format::parse_dlx(&text)?;
+/// let rest = Rest::of(&p).expect("a forced move at the root");
+/// assert_eq!((rest.depth, rest.chain.len(), rest.problem.num_options()), (1, 1, 4));
+/// assert_eq!(Solver::new(&rest.problem).count().solutions, 2);
+/// assert_eq!(Solver::new(&p).count().solutions, 2);
+/// // The rest's options, by the whole problem's ids.
+/// assert_eq!(p.option_text(rest.options[0]), "a b");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Rest {
+    /// The items the forced options leave uncovered, less twins, and the
+    /// options that clash with none of them, in their order.
+    pub problem: Problem<()>,
+    /// The forced options, from the root down.
+    pub chain: Vec<OptionId>,
+    /// Each of the rest's options (by index) as the whole problem's.
+    pub options: Vec<OptionId>,
+    /// The forced levels: each is one node of the whole problem's tree.
+    pub depth: u32,
+    /// The link updates of walking them with dancing links (see
+    /// [`Stats::updates`]).
+    pub updates: u64,
+}
+
+impl Rest {
+    /// The rest of `problem` where [`Solver::count`] counts one: an exact
+    /// cover without colors or multiplicities that the bitsets and the
+    /// item masks do not take ([`Engine::Auto`] gives it links or cells),
+    /// with a primary item of one option, whose chain of forced moves from
+    /// the root leaves a rest that they do take. `None` otherwise, and
+    /// where the chain ends in an item with no option left.
+    pub fn of<L>(problem: &Problem<L>) -> Option<Rest> {
+        Rest::find(problem, false)
+    }
+
+    /// [`Rest::of`]; `any_size` lifts the two conditions on size (for
+    /// tests).
+    pub(crate) fn find<L>(problem: &Problem<L>, any_size: bool) -> Option<Rest> {
+        if problem.has_multiplicities() || problem.has_colors() {
+            return None;
+        }
+        // A problem the bitsets or the item masks take is searched fast
+        // enough whole.
+        if !any_size && small(problem) {
+            return None;
+        }
+        // No chain without an item of one option at the root.
+        if !problem
+            .item_ids()
+            .any(|i| problem.item_kind(i) == ItemKind::Primary && problem.item_len(i) <= 1)
+        {
+            return None;
+        }
+        // The walk down the chain takes links: cells keep their open items
+        // in no order, so they cannot find the leftmost forced item
+        // without a full scan.
+        let (chain, updates) = Solver::new(problem)
+            .engine(Engine::Links)
+            .follow_forced(usize::MAX)?;
+        if chain.is_empty() {
+            return None;
+        }
+        let (rest, options) = rest_of(problem, &chain)?;
+        if !any_size && !small(&rest) {
+            return None;
+        }
+        Some(Rest {
+            problem: rest,
+            depth: u32::try_from(chain.len()).ok()?,
+            chain,
+            options,
+            updates,
+        })
+    }
 }
 
 impl<L> Solver<'_, L> {
@@ -106,7 +201,6 @@ impl<L> Solver<'_, L> {
         let limits = &self.limits;
         let plain = matches!(self.backend, Backend::Unbuilt(Engine::Auto))
             && !self.multi
-            && !self.problem.has_colors()
             && self.trace.is_none()
             && self.rng.is_none()
             && self.enough == 0
@@ -118,43 +212,17 @@ impl<L> Solver<'_, L> {
             && limits.solutions.is_none()
             && limits.cancel.is_none()
             && limits.shared.is_none();
-        // A problem the bitsets or the item masks take is searched fast
-        // enough whole.
-        if !plain || (!any_size && small(self.problem)) {
+        if !plain {
             return None;
         }
-        // No chain without an item of one option at the root.
-        let problem = self.problem;
-        if !problem
-            .item_ids()
-            .any(|i| problem.item_kind(i) == ItemKind::Primary && problem.item_len(i) <= 1)
-        {
-            return None;
-        }
-        // The walk down the chain takes links: cells keep their open items
-        // in no order, so they cannot find the leftmost forced item
-        // without a full scan.
-        self.set_engine(Engine::Links);
-        let count = self.count_below_chain(any_size);
-        if count.is_none() {
-            // Back to the root, as the solver was.
-            self.set_engine(Engine::Auto);
-        }
-        count
-    }
-
-    /// [`Solver::count_rest`] once its conditions hold.
-    fn count_below_chain(&mut self, any_size: bool) -> Option<Count> {
         let start = crate::time::Instant::now();
-        let (chain, updates) = self.follow_forced(usize::MAX)?;
-        if chain.is_empty() {
-            return None;
-        }
-        let rest = rest_of(self.problem, &chain)?;
-        if !any_size && !small(&rest) {
-            return None;
-        }
-        let depth = chain.len() as u64;
+        let Rest {
+            problem: rest,
+            depth,
+            updates,
+            ..
+        } = Rest::find(self.problem, any_size)?;
+        let depth = u64::from(depth);
         // Progress reports come from the rest's search, with the chain's
         // levels and nodes added.
         let mut report = self.progress.take();
@@ -275,15 +343,60 @@ mod tests {
     }
 
     #[test]
+    fn the_rest_on_threads_counts_the_nodes_and_solutions_of_the_whole() {
+        let mut taken = 0;
+        for seed in 1..=200 {
+            let p = forced_problem(seed, seed % 2 == 1);
+            let mut whole = Solver::new(&p).engine(Engine::Links);
+            let want = whole.count();
+            let rest = Rest::find(&p, true);
+            taken += usize::from(rest.is_some());
+            for threads in [1, 3] {
+                let got = crate::parallel::count_by_rest(&p, threads, true);
+                assert_eq!(got.solutions, want.solutions, "seed {seed}");
+                assert_eq!(got.nodes, whole.stats().nodes, "seed {seed}");
+                assert_eq!(got.outcome, Outcome::Complete, "seed {seed}");
+            }
+            // Each of the rest's solutions, with the chain, is the whole's.
+            if let Some(rest) = rest {
+                let mut mapped: Vec<Vec<OptionId>> = Solver::new(&rest.problem)
+                    .solutions()
+                    .map(|s| {
+                        let mut s: Vec<OptionId> = s
+                            .options()
+                            .iter()
+                            .map(|o| rest.options[o.index()])
+                            .chain(rest.chain.iter().copied())
+                            .collect();
+                        s.sort_unstable();
+                        s
+                    })
+                    .collect();
+                mapped.sort();
+                let mut all: Vec<Vec<OptionId>> = Solver::new(&p)
+                    .engine(Engine::Links)
+                    .solutions()
+                    .map(|s| s.sorted())
+                    .collect();
+                all.sort();
+                assert_eq!(mapped, all, "seed {seed}");
+            }
+        }
+        assert!(taken > 50, "{taken} of 200 counted by their rest");
+    }
+
+    #[test]
     fn twins_are_dropped() {
         // Below the forced option "e", b has a's options and d has c's;
         // x and y (secondary) have two options each, not the same two.
         let p =
             crate::format::parse_dlx("a b c d e | x y\ne\na b x\nc d\na b y\nc d x y\n").unwrap();
-        let rest = rest_of(&p, &[OptionId(0)]).unwrap();
+        let (rest, options) = rest_of(&p, &[OptionId(0)]).unwrap();
         let names: Vec<&str> = rest.item_ids().map(|i| rest.item_name(i)).collect();
         assert_eq!(names, ["a", "c", "x", "y"]);
         assert_eq!(rest.num_options(), 4);
+        // Every option below e is alive, by the whole problem's ids.
+        assert_eq!(options, (1..5).map(OptionId).collect::<Vec<_>>());
         let mut solver = Solver::new(&p);
         let count = solver.count_rest(true).map(|c| c.solutions);
         assert_eq!(count, Some(2));
