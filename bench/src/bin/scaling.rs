@@ -243,6 +243,17 @@ fn simulate<L: Sync>(name: &str, problem: &Problem<L>, threads: &[usize]) {
     }
 }
 
+/// One real count for `--workers`: the cut's and the count's seconds,
+/// each worker's end (seconds from the start of the count) and number of
+/// subproblems, by end, and the cut's depth and subproblems.
+struct Watched {
+    cut: f64,
+    count: f64,
+    ends: Vec<(f64, usize)>,
+    depth: usize,
+    subproblems: usize,
+}
+
 /// `--workers`: for each thread count, the cut `count` makes and a real
 /// count of it on that many threads, best of `runs`, with each worker's
 /// subproblems and end. Busy time is the sum of the workers' ends, each
@@ -256,8 +267,7 @@ fn watch<L: Sync>(name: &str, problem: &Problem<L>, threads: &[usize], runs: usi
     }
     let mut alone = None;
     for &t in threads {
-        // Best of `runs`: (cut, count, ends of the workers, subproblems each).
-        let mut best: Option<(f64, f64, Vec<(f64, usize)>, usize, usize)> = None;
+        let mut best: Option<Watched> = None;
         for _ in 0..runs {
             let start = Instant::now();
             let split = exactly::parallel::split_for_count(
@@ -267,9 +277,10 @@ fn watch<L: Sync>(name: &str, problem: &Problem<L>, threads: &[usize], runs: usi
                 problem.num_primary(),
             );
             let cut = start.elapsed().as_secs_f64();
-            let ends = std::sync::Mutex::new(
-                std::collections::HashMap::<std::thread::ThreadId, (f64, usize)>::new(),
-            );
+            let ends = std::sync::Mutex::new(std::collections::HashMap::<
+                std::thread::ThreadId,
+                (f64, usize),
+            >::new());
             let begin = Instant::now();
             exactly::parallel::count_split(
                 problem,
@@ -287,14 +298,30 @@ fn watch<L: Sync>(name: &str, problem: &Problem<L>, threads: &[usize], runs: usi
             )
             .expect("the split replays");
             let count = begin.elapsed().as_secs_f64();
-            let mut ends: Vec<(f64, usize)> =
-                ends.into_inner().expect("not poisoned").into_values().collect();
+            let mut ends: Vec<(f64, usize)> = ends
+                .into_inner()
+                .expect("not poisoned")
+                .into_values()
+                .collect();
             ends.sort_by(|a, b| a.0.total_cmp(&b.0));
-            if best.as_ref().is_none_or(|b| cut + count < b.0 + b.1) {
-                best = Some((cut, count, ends, split.depth, split.subproblems.len()));
+            if best.as_ref().is_none_or(|b| cut + count < b.cut + b.count) {
+                best = Some(Watched {
+                    cut,
+                    count,
+                    ends,
+                    depth: split.depth,
+                    subproblems: split.subproblems.len(),
+                });
             }
         }
-        let Some((cut, count, ends, depth, n)) = best else {
+        let Some(Watched {
+            cut,
+            count,
+            ends,
+            depth,
+            subproblems: n,
+        }) = best
+        else {
             return;
         };
         let busy: f64 = ends.iter().map(|e| e.0).sum();

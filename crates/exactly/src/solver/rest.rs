@@ -143,7 +143,8 @@ impl Rest {
     /// item masks do not take ([`Engine::Auto`] gives it links or cells),
     /// with a primary item of one option, whose chain of forced moves from
     /// the root leaves a rest that they do take. `None` otherwise, and
-    /// where the chain ends in an item with no option left.
+    /// where the forced moves end in a dead end or a solution, which the
+    /// whole problem's search reaches as quickly.
     pub fn of<L>(problem: &Problem<L>) -> Option<Rest> {
         Rest::find(problem, false)
     }
