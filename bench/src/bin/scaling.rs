@@ -173,6 +173,40 @@ fn main() -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// The cut `exactly::parallel::count` makes for `t` threads (its wide
+/// rounds on them), and its seconds.
+fn cut_as_count<L: Sync>(problem: &Problem<L>, t: usize) -> (exactly::parallel::Split, f64) {
+    let start = Instant::now();
+    let split = exactly::parallel::split_for_count(
+        problem,
+        exactly::Engine::Auto,
+        t,
+        problem.num_primary(),
+    );
+    (split, start.elapsed().as_secs_f64())
+}
+
+/// `split` counted on `t` threads as `exactly::parallel::count` counts
+/// it, with `on_done` called (on the worker's thread) as each subproblem
+/// ends.
+fn count_cut<L: Sync>(
+    problem: &Problem<L>,
+    split: &exactly::parallel::Split,
+    t: usize,
+    on_done: &(dyn Fn() + Sync),
+) -> exactly::parallel::ParallelCount {
+    exactly::parallel::count_split(
+        problem,
+        exactly::Engine::Auto,
+        split,
+        t,
+        &exactly::Limits::default(),
+        &[],
+        &|_, _, _| on_done(),
+    )
+    .expect("the split replays")
+}
+
 /// `--balance`: for each thread count, the split `exactly::parallel::count`
 /// makes, each subproblem counted on this thread in order (as one worker
 /// would), and the time that many workers claiming them in order would
@@ -187,36 +221,19 @@ fn simulate<L: Sync>(name: &str, problem: &Problem<L>, threads: &[usize]) {
     let one = start.elapsed().as_secs_f64();
     println!("{name}: 1 thread {one:.3} s");
     for &t in threads.iter().filter(|&&t| t > 1) {
-        let start = Instant::now();
-        // The cut as `count` makes it, its wide rounds on `t` threads.
-        let split = exactly::parallel::split_for_count(
-            problem,
-            exactly::Engine::Auto,
-            t,
-            problem.num_primary(),
-        );
-        let cut = start.elapsed().as_secs_f64();
+        let (split, cut) = cut_as_count(problem, t);
         // The subproblems counted on one worker, as `count` counts them:
         // each item's time runs from the end of the one before.
         let times = std::sync::Mutex::new(Vec::with_capacity(split.subproblems.len()));
         let last = std::sync::Mutex::new(Instant::now());
-        let counted = exactly::parallel::count_split(
-            problem,
-            exactly::Engine::Auto,
-            &split,
-            1,
-            &exactly::Limits::default(),
-            &[],
-            &|_, _, _| {
-                let mut last = last.lock().expect("not poisoned");
-                times
-                    .lock()
-                    .expect("not poisoned")
-                    .push(last.elapsed().as_secs_f64());
-                *last = Instant::now();
-            },
-        )
-        .expect("the split replays");
+        let counted = count_cut(problem, &split, 1, &|| {
+            let mut last = last.lock().expect("not poisoned");
+            times
+                .lock()
+                .expect("not poisoned")
+                .push(last.elapsed().as_secs_f64());
+            *last = Instant::now();
+        });
         assert_eq!(counted.solutions, whole.solutions, "{name}");
         let times = times.into_inner().expect("not poisoned");
         // Each item goes to the worker that is free first.
@@ -269,34 +286,18 @@ fn watch<L: Sync>(name: &str, problem: &Problem<L>, threads: &[usize], runs: usi
     for &t in threads {
         let mut best: Option<Watched> = None;
         for _ in 0..runs {
-            let start = Instant::now();
-            let split = exactly::parallel::split_for_count(
-                problem,
-                exactly::Engine::Auto,
-                t,
-                problem.num_primary(),
-            );
-            let cut = start.elapsed().as_secs_f64();
+            let (split, cut) = cut_as_count(problem, t);
             let ends = std::sync::Mutex::new(std::collections::HashMap::<
                 std::thread::ThreadId,
                 (f64, usize),
             >::new());
             let begin = Instant::now();
-            exactly::parallel::count_split(
-                problem,
-                exactly::Engine::Auto,
-                &split,
-                t,
-                &exactly::Limits::default(),
-                &[],
-                &|_, _, _| {
-                    let now = begin.elapsed().as_secs_f64();
-                    let mut ends = ends.lock().expect("not poisoned");
-                    let end = ends.entry(std::thread::current().id()).or_default();
-                    *end = (now, end.1 + 1);
-                },
-            )
-            .expect("the split replays");
+            count_cut(problem, &split, t, &|| {
+                let now = begin.elapsed().as_secs_f64();
+                let mut ends = ends.lock().expect("not poisoned");
+                let end = ends.entry(std::thread::current().id()).or_default();
+                *end = (now, end.1 + 1);
+            });
             let count = begin.elapsed().as_secs_f64();
             let mut ends: Vec<(f64, usize)> = ends
                 .into_inner()
