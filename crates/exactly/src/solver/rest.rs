@@ -387,6 +387,31 @@ mod tests {
     }
 
     #[test]
+    fn only_large_plain_exact_covers_with_a_forced_move_have_a_rest() {
+        // f x is forced; 7,000 options on x make the whole large.
+        let large = |primary: &str, secondary: &str, below: &str| {
+            let mut text = format!("{primary} f x | {secondary}");
+            (0..7000).for_each(|k| text += &format!(" s{k}"));
+            text += &format!("\nf x\n{below}");
+            (0..7000).for_each(|k| text += &format!("x s{k}\n"));
+            crate::format::parse_dlx(&text).unwrap()
+        };
+        assert!(Rest::of(&large("a b c", "", "a b\nc\na\nb c\n")).is_some());
+        // Colors, multiplicities: none.
+        assert!(Rest::of(&large("a b c", "y", "a b y:R\nc y:G\na\nb c\n")).is_none());
+        assert!(Rest::of(&large("2|a b c", "", "a b\nc\na\nb c\na\n")).is_none());
+        // No item of one option: none.
+        assert!(Rest::of(&large("a b c", "", "f\na b\nc\na\nb c\n")).is_none());
+        // Small enough whole: none, though its tests find one at any size.
+        let small = crate::format::parse_dlx("a b c f\nf\na b\nc\na\nb c\n").unwrap();
+        assert!(Rest::of(&small).is_none());
+        assert_eq!(Rest::find(&small, true).map(|r| r.depth), Some(1));
+        // Forced moves that end in a dead end (c has no option once f x
+        // is in): none.
+        assert!(Rest::of(&large("a b c", "", "a b\nc x\n")).is_none());
+    }
+
+    #[test]
     fn twins_are_dropped() {
         // Below the forced option "e", b has a's options and d has c's;
         // x and y (secondary) have two options each, not the same two.
