@@ -4,8 +4,11 @@
 //! ```sh
 //! cargo build --release -p exactly-cli          # in the main workspace
 //! cd bench && DLX1=... SSXC1=... DLX2=... SSXCC=... DLX3=... DLX5=... \
-//!     cargo run --release --bin knuth -- [--runs N] [--only NAME]
+//!     cargo run --release --bin knuth -- [--runs N] [--only TEXT]
 //! ```
+//!
+//! `--only TEXT` keeps the rows whose instance name contains TEXT
+//! (`--only min-cost`: the cost rows).
 //!
 //! Each Knuth program is found through the environment variable of its name
 //! and skipped when it is unset (none is part of this repository; build them
