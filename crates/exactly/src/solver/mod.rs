@@ -495,12 +495,12 @@ impl<'p, L> Solver<'p, L> {
     /// Counts the solutions, without storing them. The last level of the
     /// search tree is counted rather than walked.
     ///
-    /// A large exact cover (one that [`Engine::Auto`] gives links or cells)
-    /// whose first levels each have one option, such as a large sudoku with
-    /// its givens, may leave a small problem below them. Searched with
-    /// [`Engine::Auto`], no budget, seed, trace or
-    /// [`Solver::forced_first`], and without colors or multiplicities, the
-    /// count then runs on that rest with the engine it suits (the bitsets
+    /// A large exact cover (one that [`Engine::Auto`] gives neither the
+    /// bitsets nor the item masks) whose first levels each have one option,
+    /// such as a large sudoku with its givens, may leave a small problem
+    /// below them ([`Rest`]). Searched with [`Engine::Auto`], no budget,
+    /// seed, trace or [`Solver::forced_first`], and without
+    /// multiplicities, the count then runs on that rest with the engine it suits (the bitsets
     /// or the item masks): the same tree and the same nodes, and
     /// [`Stats::engine`] names the rest's engine. Progress reports then
     /// come from the rest's search, with the levels and nodes above it

@@ -12,11 +12,15 @@
 //! The rest keeps the uncovered items and the options that none of the
 //! chain's options clash with, in their order, so its search tree is the
 //! subtree below the chain: the nodes of the two add up to the whole
-//! problem's, as DLX1 counts them. It also drops each item whose options
-//! are those of an item kept before it (*twins*): a primary twin ties with
-//! the item kept, which comes first, so the branching rule never picks it,
-//! and a twin's options leave when the kept item's do, so dropping it
-//! changes neither the tree nor the count.
+//! problem's, as DLX1 and DLX2 count them. A secondary item the chain gave a
+//! color leaves the rest, and so do the options that give it another color
+//! (or none); those that give it the same color keep their other items, as
+//! the whole problem's search, which has purified it, ignores it in them.
+//! The rest also drops each item whose options (with their colors) are
+//! those of an item kept before it (*twins*): a primary twin ties with the
+//! item kept, which comes first, so the branching rule never picks it, and
+//! two options clash on a twin exactly where they clash on the item kept,
+//! so dropping it changes neither the tree nor the count.
 
 use std::collections::HashSet;
 
@@ -28,37 +32,67 @@ fn small<L>(problem: &Problem<L>) -> bool {
     matches!(Engine::Auto.resolve(problem), Engine::Bits | Engine::Masks)
 }
 
+/// What a chain of options leaves of an item.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Left {
+    /// No option of the chain has it.
+    Open,
+    /// An option of the chain has it with no color: covered.
+    Covered,
+    /// An option of the chain has it (a secondary item) with this color:
+    /// only options that give it the same color stay, and they agree on it.
+    Color(ColorId),
+}
+
 /// The part of a problem left below a chain of options: the items those
-/// options do not cover, less twins, and the options that clash with none
-/// of them, with the whole problem's id of each. Without colors or
-/// multiplicities. `None` if the builder refuses it, which a part of a
-/// built problem never gives it cause to.
+/// options do not cover or color, less twins, and the options that clash
+/// with none of them, with the whole problem's id of each. An option that
+/// gives an item the color the chain gave it keeps its other items. Without
+/// multiplicities. `None` if the builder refuses it, which a part of a built
+/// problem never gives it cause to.
 fn rest_of<L>(problem: &Problem<L>, chain: &[OptionId]) -> Option<(Problem<()>, Vec<OptionId>)> {
-    let mut covered = vec![false; problem.num_items()];
+    let mut left = vec![Left::Open; problem.num_items()];
     for &o in chain {
         for e in problem.option(o) {
-            covered[e.item.index()] = true;
+            left[e.item.index()] = if e.color.is_none() {
+                Left::Covered
+            } else {
+                Left::Color(e.color)
+            };
         }
     }
     let alive: Vec<OptionId> = problem
         .option_ids()
-        .filter(|&o| problem.option(o).iter().all(|e| !covered[e.item.index()]))
+        .filter(|&o| {
+            problem
+                .option(o)
+                .iter()
+                .all(|e| match left[e.item.index()] {
+                    Left::Open => true,
+                    Left::Covered => false,
+                    Left::Color(c) => e.color == c,
+                })
+        })
         .collect();
-    // Each uncovered item's options in the rest, by position in `alive`.
-    let mut lists: Vec<Vec<u32>> = vec![Vec::new(); problem.num_items()];
+    // Each open item's options in the rest, by position in `alive`, with
+    // the color each gives it.
+    let mut lists: Vec<Vec<(u32, ColorId)>> = vec![Vec::new(); problem.num_items()];
     for (k, &o) in alive.iter().enumerate() {
         for e in problem.option(o) {
-            lists[e.item.index()].push(k as u32);
+            if left[e.item.index()] == Left::Open {
+                lists[e.item.index()].push((k as u32, e.color));
+            }
         }
     }
-    // An item is kept unless an item kept before it has its options;
+    // An item is kept unless an item kept before it has its options, with
+    // the same colors (two options then clash on both or on neither);
     // primary items are looked at first, so that a secondary item never
     // stands in for a primary one.
     let mut keep = vec![false; problem.num_items()];
-    let mut seen: HashSet<&[u32]> = HashSet::new();
+    let mut seen: HashSet<&[(u32, ColorId)]> = HashSet::new();
     for kind in [ItemKind::Primary, ItemKind::Secondary] {
         for i in problem.item_ids() {
-            if covered[i.index()] || problem.item_kind(i) != kind {
+            if left[i.index()] != Left::Open || problem.item_kind(i) != kind {
                 continue;
             }
             let list = &lists[i.index()][..];
@@ -82,15 +116,26 @@ fn rest_of<L>(problem: &Problem<L>, chain: &[OptionId]) -> Option<(Problem<()>, 
         };
         ids[i.index()] = id.ok()?;
     }
+    // The problem's colors, by the rest's ids, made as they are met.
+    let mut colors: Vec<Option<ColorId>> = vec![None; problem.num_colors() + 1];
+    let mut entries = Vec::new();
     for &o in &alive {
-        let entries = problem
-            .option(o)
-            .iter()
-            .filter(|e| keep[e.item.index()])
-            .map(|e| (ids[e.item.index()], ColorId::NONE));
+        entries.clear();
+        for e in problem.option(o).iter().filter(|e| keep[e.item.index()]) {
+            let color = if e.color.is_none() {
+                ColorId::NONE
+            } else {
+                let slot = colors.get_mut(e.color.0 as usize)?;
+                match *slot {
+                    Some(c) => c,
+                    None => *slot.insert(builder.color(problem.color_name(e.color)).ok()?),
+                }
+            };
+            entries.push((ids[e.item.index()], color));
+        }
         // Each option keeps a primary item: its own, or the twin kept
         // for it.
-        builder.add_option((), entries).ok()?;
+        builder.add_option((), entries.iter().copied()).ok()?;
     }
     Some((builder.build().ok()?, alive))
 }
@@ -139,8 +184,9 @@ pub struct Rest {
 
 impl Rest {
     /// The rest of `problem` where [`Solver::count`] counts one: an exact
-    /// cover without colors or multiplicities that the bitsets and the
-    /// item masks do not take ([`Engine::Auto`] gives it links or cells),
+    /// cover, with or without colors but without multiplicities, that the
+    /// bitsets and the item masks do not take ([`Engine::Auto`] gives it
+    /// another engine),
     /// with a primary item of one option, whose chain of forced moves from
     /// the root leaves a rest that they do take. `None` otherwise, and
     /// where the forced moves end in a dead end or a solution, which the
@@ -152,7 +198,7 @@ impl Rest {
     /// [`Rest::of`]; `any_size` lifts the two conditions on size (for
     /// tests).
     pub(crate) fn find<L>(problem: &Problem<L>, any_size: bool) -> Option<Rest> {
-        if problem.has_multiplicities() || problem.has_colors() {
+        if problem.has_multiplicities() {
             return None;
         }
         // A problem the bitsets or the item masks take is searched fast
@@ -194,9 +240,9 @@ impl<L> Solver<'_, L> {
     /// [`Solver::count`] by the rest below the forced moves from the root
     /// (see the module docs), or `None` to count as usual: only a solver
     /// that has not searched, with [`Engine::Auto`], no budget, seed,
-    /// trace or [`Solver::forced_first`], on an exact cover
-    /// without colors or multiplicities too large for the bitsets and the
-    /// item masks, whose rest fits one of them. `any_size` lifts the two
+    /// trace or [`Solver::forced_first`], on an exact cover without
+    /// multiplicities too large for the bitsets and the item masks, whose
+    /// rest fits one of them. `any_size` lifts the two
     /// conditions on size (for tests).
     pub(super) fn count_rest(&mut self, any_size: bool) -> Option<Count> {
         let limits = &self.limits;
@@ -263,8 +309,9 @@ mod tests {
 
     /// A random exact cover with a solution planted in it and some of
     /// that solution's options forced from the root: each of the extra
-    /// primary items lies in one option only.
-    fn forced_problem(seed: u64, secondary: bool) -> Problem<()> {
+    /// primary items lies in one option only. With `colored`, each entry
+    /// on a secondary item has one of two colors or none.
+    fn forced_problem(seed: u64, secondary: bool, colored: bool) -> Problem<()> {
         let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
         let mut next = move |n: u64| crate::repr::next_random(&mut state) % n;
         let mut b = ProblemBuilder::new();
@@ -312,24 +359,36 @@ mod tests {
         for k in (1..options.len()).rev() {
             options.swap(k, next(k as u64 + 1) as usize);
         }
+        let palette = [ColorId::NONE, b.color("R").unwrap(), b.color("G").unwrap()];
         for option in options {
-            b.add_option((), option.iter().map(|&i| (items[i], ColorId::NONE)))
-                .unwrap();
+            let entries: Vec<(ItemId, ColorId)> = option
+                .iter()
+                .map(|&i| {
+                    let secondary = i >= primary + forced;
+                    let color = match colored && secondary {
+                        true => palette[next(3) as usize],
+                        false => ColorId::NONE,
+                    };
+                    (items[i], color)
+                })
+                .collect();
+            b.add_option((), entries).unwrap();
         }
         b.build().unwrap()
     }
 
     #[test]
     fn the_rest_counts_the_nodes_and_solutions_of_the_whole() {
-        let mut taken = 0;
+        let (mut taken, mut colored) = (0, 0);
         for seed in 1..=400 {
-            let p = forced_problem(seed, seed % 2 == 0);
+            let p = forced_problem(seed, seed % 2 == 0, seed % 4 == 0);
             let mut whole = Solver::new(&p).engine(Engine::Links);
             let want = whole.count();
             let mut solver = Solver::new(&p);
             match solver.count_rest(true) {
                 Some(got) => {
                     taken += 1;
+                    colored += usize::from(seed % 4 == 0);
                     assert_eq!(got, want, "seed {seed}");
                     assert_eq!(solver.stats().nodes, whole.stats().nodes, "seed {seed}");
                     assert_eq!(solver.stats().solutions, want.solutions, "seed {seed}");
@@ -339,15 +398,20 @@ mod tests {
                 None => assert_eq!(solver.count(), want, "seed {seed}"),
             }
         }
-        // Most of the problems have forced moves that end well.
+        // Most of the problems have forced moves that end well, those
+        // with colors too.
         assert!(taken > 100, "{taken} of 400 counted by their rest");
+        assert!(
+            colored > 25,
+            "{colored} of 100 with colors counted by their rest"
+        );
     }
 
     #[test]
     fn the_rest_on_threads_counts_the_nodes_and_solutions_of_the_whole() {
         let mut taken = 0;
         for seed in 1..=200 {
-            let p = forced_problem(seed, seed % 2 == 1);
+            let p = forced_problem(seed, seed % 2 == 1, seed % 4 == 1);
             let mut whole = Solver::new(&p).engine(Engine::Links);
             let want = whole.count();
             let rest = Rest::find(&p, true);
@@ -387,7 +451,7 @@ mod tests {
     }
 
     #[test]
-    fn only_large_plain_exact_covers_with_a_forced_move_have_a_rest() {
+    fn only_large_exact_covers_with_a_forced_move_have_a_rest() {
         // f x is forced; 7,000 options on x make the whole large.
         let large = |primary: &str, secondary: &str, below: &str| {
             let mut text = format!("{primary} f x | {secondary}");
@@ -397,8 +461,19 @@ mod tests {
             crate::format::parse_dlx(&text).unwrap()
         };
         assert!(Rest::of(&large("a b c", "", "a b\nc\na\nb c\n")).is_some());
-        // Colors, multiplicities: none.
-        assert!(Rest::of(&large("a b c", "y", "a b y:R\nc y:G\na\nb c\n")).is_none());
+        // Colors: one, whose count is the whole's ({a b y:R, c y:G}
+        // gives y two colors).
+        let colored = large("a b c", "y", "a b y:R\nc y:G\na\nb c\n");
+        let rest = Rest::of(&colored).expect("a rest with colors");
+        assert_eq!(Solver::new(&rest.problem).count().solutions, 1);
+        assert_eq!(
+            Solver::new(&colored)
+                .engine(Engine::Links)
+                .count()
+                .solutions,
+            1
+        );
+        // Multiplicities: none.
         assert!(Rest::of(&large("2|a b c", "", "a b\nc\na\nb c\na\n")).is_none());
         // No item of one option: none.
         assert!(Rest::of(&large("a b c", "", "f\na b\nc\na\nb c\n")).is_none());
@@ -409,6 +484,43 @@ mod tests {
         // Forced moves that end in a dead end (c has no option once f x
         // is in): none.
         assert!(Rest::of(&large("a b c", "", "a b\nc x\n")).is_none());
+    }
+
+    #[test]
+    fn an_item_the_chain_colors_keeps_the_options_of_its_color() {
+        // The forced option gives y color R: "a y:G" and "a y" go, and
+        // "a y:R" stays as "a". z keeps its two colors.
+        let p = crate::format::parse_dlx(
+            "a b c f | y z\nf y:R\na y:R\na y:G\na y\nb z:G\nc z:B\nb c\n",
+        )
+        .unwrap();
+        let (rest, options) = rest_of(&p, &[OptionId(0)]).unwrap();
+        let names: Vec<&str> = rest.item_ids().map(|i| rest.item_name(i)).collect();
+        assert_eq!(names, ["a", "b", "c", "z"]);
+        let texts: Vec<String> = rest.option_ids().map(|o| rest.option_text(o)).collect();
+        assert_eq!(texts, ["a", "b z:G", "c z:B", "b c"]);
+        assert_eq!(options, [1, 4, 5, 6].map(OptionId));
+        // {a, b z:G, c z:B} gives z two colors: only {a, b c} is left.
+        assert_eq!(
+            Solver::new(&p).count_rest(true).map(|c| c.solutions),
+            Some(1)
+        );
+        assert_eq!(Solver::new(&p).engine(Engine::Links).count().solutions, 1);
+    }
+
+    #[test]
+    fn twins_have_the_same_colors_too() {
+        // j and k lie in the same two options, but only k's colors clash:
+        // k is no twin of j.
+        let p = crate::format::parse_dlx("a b f | j k\nf\na j:R k:R\nb j:R k:G\na\nb\n").unwrap();
+        let (rest, _) = rest_of(&p, &[OptionId(0)]).unwrap();
+        let names: Vec<&str> = rest.item_ids().map(|i| rest.item_name(i)).collect();
+        assert_eq!(names, ["a", "b", "j", "k"]);
+        assert_eq!(
+            Solver::new(&p).count_rest(true).map(|c| c.solutions),
+            Some(3)
+        );
+        assert_eq!(Solver::new(&p).engine(Engine::Links).count().solutions, 3);
     }
 
     #[test]
