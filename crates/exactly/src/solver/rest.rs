@@ -186,9 +186,8 @@ impl Rest {
     /// The rest of `problem` where [`Solver::count`] counts one: an exact
     /// cover, with or without colors but without multiplicities, that the
     /// bitsets and the item masks do not take ([`Engine::Auto`] gives it
-    /// another engine),
-    /// with a primary item of one option, whose chain of forced moves from
-    /// the root leaves a rest that they do take. `None` otherwise, and
+    /// another engine), with a primary item of one option, whose chain of
+    /// forced moves from the root leaves a rest that they do take. `None` otherwise, and
     /// where the forced moves end in a dead end or a solution, which the
     /// whole problem's search reaches as quickly.
     pub fn of<L>(problem: &Problem<L>) -> Option<Rest> {
@@ -242,12 +241,11 @@ impl<L> Solver<'_, L> {
     /// that has not searched, with [`Engine::Auto`], no budget, seed,
     /// trace or [`Solver::forced_first`], on an exact cover without
     /// multiplicities too large for the bitsets and the item masks, whose
-    /// rest fits one of them. `any_size` lifts the two
-    /// conditions on size (for tests).
+    /// rest fits one of them ([`Rest::find`] checks the problem). `any_size`
+    /// lifts the two conditions on size (for tests).
     pub(super) fn count_rest(&mut self, any_size: bool) -> Option<Count> {
         let limits = &self.limits;
         let plain = matches!(self.backend, Backend::Unbuilt(Engine::Auto))
-            && !self.multi
             && self.trace.is_none()
             && self.rng.is_none()
             && self.enough == 0
@@ -486,59 +484,58 @@ mod tests {
         assert!(Rest::of(&large("a b c", "", "a b\nc x\n")).is_none());
     }
 
+    /// The rest of the problem `text` below its first option, which it
+    /// forces, with the names of the rest's items; the count by the rest
+    /// and by links on the whole must be `solutions`.
+    fn rest_below_first(text: &str, solutions: u128) -> (Problem<()>, Vec<OptionId>, Vec<String>) {
+        let p = crate::format::parse_dlx(text).unwrap();
+        let (rest, options) = rest_of(&p, &[OptionId(0)]).unwrap();
+        let names = rest
+            .item_ids()
+            .map(|i| rest.item_name(i).to_string())
+            .collect();
+        let count = Solver::new(&p).count_rest(true).map(|c| c.solutions);
+        assert_eq!(count, Some(solutions));
+        assert_eq!(
+            Solver::new(&p).engine(Engine::Links).count().solutions,
+            solutions
+        );
+        (rest, options, names)
+    }
+
     #[test]
     fn an_item_the_chain_colors_keeps_the_options_of_its_color() {
         // The forced option gives y color R: "a y:G" and "a y" go, and
-        // "a y:R" stays as "a". z keeps its two colors.
-        let p = crate::format::parse_dlx(
+        // "a y:R" stays as "a". z keeps its two colors. {a, b z:G, c z:B}
+        // gives z two colors: only {a, b c} is left.
+        let (rest, options, names) = rest_below_first(
             "a b c f | y z\nf y:R\na y:R\na y:G\na y\nb z:G\nc z:B\nb c\n",
-        )
-        .unwrap();
-        let (rest, options) = rest_of(&p, &[OptionId(0)]).unwrap();
-        let names: Vec<&str> = rest.item_ids().map(|i| rest.item_name(i)).collect();
+            1,
+        );
         assert_eq!(names, ["a", "b", "c", "z"]);
         let texts: Vec<String> = rest.option_ids().map(|o| rest.option_text(o)).collect();
         assert_eq!(texts, ["a", "b z:G", "c z:B", "b c"]);
         assert_eq!(options, [1, 4, 5, 6].map(OptionId));
-        // {a, b z:G, c z:B} gives z two colors: only {a, b c} is left.
-        assert_eq!(
-            Solver::new(&p).count_rest(true).map(|c| c.solutions),
-            Some(1)
-        );
-        assert_eq!(Solver::new(&p).engine(Engine::Links).count().solutions, 1);
     }
 
     #[test]
     fn twins_have_the_same_colors_too() {
         // j and k lie in the same two options, but only k's colors clash:
         // k is no twin of j.
-        let p = crate::format::parse_dlx("a b f | j k\nf\na j:R k:R\nb j:R k:G\na\nb\n").unwrap();
-        let (rest, _) = rest_of(&p, &[OptionId(0)]).unwrap();
-        let names: Vec<&str> = rest.item_ids().map(|i| rest.item_name(i)).collect();
+        let (_, _, names) = rest_below_first("a b f | j k\nf\na j:R k:R\nb j:R k:G\na\nb\n", 3);
         assert_eq!(names, ["a", "b", "j", "k"]);
-        assert_eq!(
-            Solver::new(&p).count_rest(true).map(|c| c.solutions),
-            Some(3)
-        );
-        assert_eq!(Solver::new(&p).engine(Engine::Links).count().solutions, 3);
     }
 
     #[test]
     fn twins_are_dropped() {
         // Below the forced option "e", b has a's options and d has c's;
         // x and y (secondary) have two options each, not the same two.
-        let p =
-            crate::format::parse_dlx("a b c d e | x y\ne\na b x\nc d\na b y\nc d x y\n").unwrap();
-        let (rest, options) = rest_of(&p, &[OptionId(0)]).unwrap();
-        let names: Vec<&str> = rest.item_ids().map(|i| rest.item_name(i)).collect();
+        let (rest, options, names) =
+            rest_below_first("a b c d e | x y\ne\na b x\nc d\na b y\nc d x y\n", 2);
         assert_eq!(names, ["a", "c", "x", "y"]);
         assert_eq!(rest.num_options(), 4);
         // Every option below e is alive, by the whole problem's ids.
         assert_eq!(options, (1..5).map(OptionId).collect::<Vec<_>>());
-        let mut solver = Solver::new(&p);
-        let count = solver.count_rest(true).map(|c| c.solutions);
-        assert_eq!(count, Some(2));
-        assert_eq!(Solver::new(&p).engine(Engine::Links).count().solutions, 2);
     }
 
     #[test]
