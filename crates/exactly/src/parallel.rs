@@ -1283,9 +1283,8 @@ pub(crate) fn count_by_rest<L: Sync>(
         return count_whole(problem, threads);
     };
     let mut counted = count_whole(&rest.problem, threads);
-    counted.nodes = counted.nodes.saturating_add(u64::from(rest.depth));
-    counted.updates = counted.updates.saturating_add(rest.updates);
-    counted.max_depth = counted.max_depth.saturating_add(rest.depth);
+    let c = &mut counted;
+    rest.add_forced(&mut c.nodes, &mut c.updates, &mut c.max_depth);
     counted
 }
 

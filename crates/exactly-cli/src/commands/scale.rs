@@ -202,8 +202,15 @@ pub fn count_threads(
         if let Some(rest) = Rest::of(problem) {
             let split =
                 parallel::split_for_count(&rest.problem, engine, threads, max_depth(&rest.problem));
-            let above = (rest.depth, rest.updates);
-            return count_cut(args, &rest.problem, engine, &split, threads, None, above);
+            return count_cut(
+                args,
+                &rest.problem,
+                engine,
+                &split,
+                threads,
+                None,
+                Some(&rest),
+            );
         }
     }
     let hash = input_hash(problem);
@@ -226,13 +233,13 @@ pub fn count_threads(
         }
         None => None,
     };
-    count_cut(args, problem, engine, &split, threads, checkpoint, (0, 0))
+    count_cut(args, problem, engine, &split, threads, checkpoint, None)
 }
 
 /// The count of `split`'s subproblems on threads, with the checkpoint's
 /// records skipped and new ones written to it, printed with the stats.
-/// `above` is the levels and updates of forced moves above the problem
-/// (see [`Rest`]), added to the stats.
+/// With `above`, the problem is its rest, and the stats are the whole
+/// problem's.
 fn count_cut<L: Sync>(
     args: &CountArgs,
     problem: &Problem<L>,
@@ -240,7 +247,7 @@ fn count_cut<L: Sync>(
     split: &parallel::Split,
     threads: usize,
     checkpoint: Option<Checkpoint>,
-    (levels, walked): (u32, u64),
+    above: Option<&Rest>,
 ) -> anyhow::Result<Status> {
     let n = split.subproblems.len();
     let mut skip = vec![false; n];
@@ -297,16 +304,18 @@ fn count_cut<L: Sync>(
     let outcome = counted.outcome;
     let mut stats = exactly::Stats::default();
     stats.engine = engine.resolve(problem);
-    stats.nodes = nodes
-        .saturating_add(counted.nodes)
-        .saturating_add(levels.into());
+    stats.nodes = nodes.saturating_add(counted.nodes);
     stats.solutions = total;
-    stats.max_depth = counted.max_depth.saturating_add(levels);
-    stats.updates = counted.updates.saturating_add(walked);
+    stats.max_depth = counted.max_depth;
+    stats.updates = counted.updates;
     stats.elapsed = started.elapsed();
+    if let Some(rest) = above {
+        rest.add_forced(&mut stats.nodes, &mut stats.updates, &mut stats.max_depth);
+    }
     let stopped = search::finish(&ProgressBar::hidden(), outcome, &stats, &args.search, &[]);
     if args.search.stats || args.search.stats_format == StatsFormat::Json {
-        let depth = split.depth.saturating_add(levels as usize);
+        let levels = above.map_or(0, |rest| rest.depth as usize);
+        let depth = split.depth.saturating_add(levels);
         let work = skip.iter().filter(|&&s| !s).count();
         let used = threads.min(work).max(1);
         report::line(&match args.search.stats_format {

@@ -26,6 +26,7 @@ use std::collections::HashSet;
 
 use super::{Backend, Count, Engine, Outcome, Progress, Resume, Solver, Stats};
 use crate::problem::{ColorId, ItemId, ItemKind, OptionId, Problem, ProblemBuilder};
+use crate::repr::{bits, masks};
 
 /// Whether [`Engine::Auto`] gives `problem` the bitsets or the item masks.
 fn small<L>(problem: &Problem<L>) -> bool {
@@ -49,8 +50,13 @@ enum Left {
 /// with none of them, with the whole problem's id of each. An option that
 /// gives an item the color the chain gave it keeps its other items. Without
 /// multiplicities. `None` if the builder refuses it, which a part of a built
-/// problem never gives it cause to.
-fn rest_of<L>(problem: &Problem<L>, chain: &[OptionId]) -> Option<(Problem<()>, Vec<OptionId>)> {
+/// problem never gives it cause to, and, unless `any_size`, before it is
+/// built, when neither the bitsets nor the item masks could take it.
+fn rest_of<L>(
+    problem: &Problem<L>,
+    chain: &[OptionId],
+    any_size: bool,
+) -> Option<(Problem<()>, Vec<OptionId>)> {
     let mut left = vec![Left::Open; problem.num_items()];
     for &o in chain {
         for e in problem.option(o) {
@@ -104,6 +110,16 @@ fn rest_of<L>(problem: &Problem<L>, chain: &[OptionId]) -> Option<(Problem<()>, 
                 keep[i.index()] = true;
             }
         }
+    }
+    // The bitsets take at most MAX_OPTIONS options, and the item masks
+    // items of at most MAX_ITEM_OPTIONS: a rest past both is not built.
+    let widest = (problem.item_ids())
+        .filter(|i| keep[i.index()])
+        .map(|i| lists[i.index()].len())
+        .max()
+        .unwrap_or(0);
+    if !any_size && alive.len() > bits::MAX_OPTIONS && widest > masks::MAX_ITEM_OPTIONS {
+        return None;
     }
     let mut builder = ProblemBuilder::new();
     let mut ids = vec![ItemId(u32::MAX); problem.num_items()];
@@ -183,6 +199,34 @@ pub struct Rest {
 }
 
 impl Rest {
+    /// Makes a search's counts of the rest's tree the whole problem's by
+    /// adding the forced levels above it: [`Rest::depth`] nodes and levels,
+    /// and [`Rest::updates`]. Solutions are the same.
+    ///
+    /// ```
+    /// # let mut text = String::from("a b c f x |");
+    /// # (0..7000).for_each(|k| text += &format!(" s{k}"));
+    /// # text += "\nf x\na b\nc\na\nb c\n";
+    /// # (0..7000).for_each(|k| text += &format!("x s{k}\n"));
+    /// # let p = exactly::format::parse_dlx(&text)?;
+    /// use exactly::{Engine, Rest, Solver};
+    /// // `p` as in the example above: f x forced, then a b c.
+    /// let rest = Rest::of(&p).expect("a forced move at the root");
+    /// let mut solver = Solver::new(&rest.problem);
+    /// solver.count();
+    /// let mut below = *solver.stats();
+    /// rest.add_forced(&mut below.nodes, &mut below.updates, &mut below.max_depth);
+    /// let mut whole = Solver::new(&p).engine(Engine::Links);
+    /// whole.count();
+    /// assert_eq!((below.nodes, below.max_depth), (whole.stats().nodes, whole.stats().max_depth));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn add_forced(&self, nodes: &mut u64, updates: &mut u64, max_depth: &mut u32) {
+        *nodes = nodes.saturating_add(self.depth.into());
+        *updates = updates.saturating_add(self.updates);
+        *max_depth = max_depth.saturating_add(self.depth);
+    }
+
     /// The rest of `problem` where [`Solver::count`] counts one: an exact
     /// cover, with or without colors but without multiplicities, that the
     /// bitsets and the item masks do not take ([`Engine::Auto`] gives it
@@ -221,7 +265,7 @@ impl Rest {
         if chain.is_empty() {
             return None;
         }
-        let (rest, options) = rest_of(problem, &chain)?;
+        let (rest, options) = rest_of(problem, &chain, any_size)?;
         if !any_size && !small(&rest) {
             return None;
         }
@@ -261,18 +305,13 @@ impl<L> Solver<'_, L> {
             return None;
         }
         let start = crate::time::Instant::now();
-        let Rest {
-            problem: rest,
-            depth,
-            updates,
-            ..
-        } = Rest::find(self.problem, any_size)?;
-        let depth = u64::from(depth);
+        let rest = Rest::find(self.problem, any_size)?;
+        let depth = u64::from(rest.depth);
         // Progress reports come from the rest's search, with the chain's
         // levels and nodes added.
         let mut report = self.progress.take();
         let (count, done) = {
-            let mut solver = Solver::new(&rest);
+            let mut solver = Solver::new(&rest.problem);
             if let (Some(f), Some(every)) = (report.as_mut(), self.budget.progress_interval()) {
                 solver = solver.on_progress(every, move |p: &Progress| {
                     f(&Progress {
@@ -286,15 +325,11 @@ impl<L> Solver<'_, L> {
         };
         self.progress = report;
         self.stats = Stats {
-            engine: done.engine,
-            nodes: depth + done.nodes,
-            updates: updates + done.updates,
-            solutions: done.solutions,
-            max_depth: (depth + u64::from(done.max_depth))
-                .try_into()
-                .unwrap_or(u32::MAX),
             elapsed: start.elapsed(),
+            ..done
         };
+        let s = &mut self.stats;
+        rest.add_forced(&mut s.nodes, &mut s.updates, &mut s.max_depth);
         self.resume = Resume::Done;
         self.outcome = Some(Outcome::Complete);
         Some(count)
@@ -484,12 +519,43 @@ mod tests {
         assert!(Rest::of(&large("a b c", "", "a b\nc x\n")).is_none());
     }
 
+    #[test]
+    fn a_rest_past_one_bound_is_found_and_past_both_is_not_built() {
+        // f x is forced; below it, `options` triples over 400 items, and
+        // item a in the first `wide` of them.
+        let rest = |options: usize, wide: usize| {
+            let mut text = String::from(if wide > 0 { "f x a" } else { "f x" });
+            (0..400).for_each(|k| text += &format!(" i{k}"));
+            // 7,000 options on x and secondary items make the whole large.
+            text += " |";
+            (0..7000).for_each(|k| text += &format!(" s{k}"));
+            text += "\nf x\n";
+            (0..7000).for_each(|k| text += &format!("x s{k}\n"));
+            for k in 0..options {
+                // Three distinct items: p, p + 1..=199 and p + 200..=398.
+                let p = k % 400;
+                let (q, r) = ((p + 1 + k / 400 % 199) % 400, (p + 200 + k % 199) % 400);
+                let a = if k < wide { "a " } else { "" };
+                text += &format!("{a}i{p} i{q} i{r}\n");
+            }
+            let p = crate::format::parse_dlx(&text).unwrap();
+            assert!(!small(&p));
+            Rest::of(&p).map(|r| r.problem.num_options())
+        };
+        // Over 4,096 options, no item of more than 64: item masks.
+        assert_eq!(rest(4200, 0), Some(4200));
+        // Up to 4,096 options, an item of more: bitsets.
+        assert_eq!(rest(4000, 100), Some(4000));
+        // Past both: none.
+        assert_eq!(rest(4200, 100), None);
+    }
+
     /// The rest of the problem `text` below its first option, which it
     /// forces, with the names of the rest's items; the count by the rest
     /// and by links on the whole must be `solutions`.
     fn rest_below_first(text: &str, solutions: u128) -> (Problem<()>, Vec<OptionId>, Vec<String>) {
         let p = crate::format::parse_dlx(text).unwrap();
-        let (rest, options) = rest_of(&p, &[OptionId(0)]).unwrap();
+        let (rest, options) = rest_of(&p, &[OptionId(0)], true).unwrap();
         let names = rest
             .item_ids()
             .map(|i| rest.item_name(i).to_string())
