@@ -47,7 +47,7 @@
 //! The code is split by concern: the grid model (`grid.rs`), the encoding
 //! (`encode.rs`) and the whole matrix in Knuth's format (`knuth.rs`), one
 //! puzzle's search and its checks (`solve.rs`), templates for batches
-//! (`template.rs`), one puzzle split across threads and a batch across
+//! (`template.rs`), the classic grid's search on bitboards (`bands.rs`), one puzzle split across threads and a batch across
 //! threads (`parallel.rs`), target sudoku (`target.rs`), new puzzles
 //! (`generate.rs`), the human-style solver and its ratings (`logic/`),
 //! the text forms (`text/`), and the readers' invariants shared with the
@@ -75,6 +75,7 @@
 //! # Ok::<(), exactly_puzzles::sudoku::SudokuError>(())
 //! ```
 
+mod bands;
 pub mod check;
 mod encode;
 pub mod generate;

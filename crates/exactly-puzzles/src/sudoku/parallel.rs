@@ -12,6 +12,7 @@ use exactly::parallel::{BadPrefix, Failed, Item, Pool};
 use exactly::time::Instant;
 use exactly::{Limits, Outcome, PrefixError, Solution, StopReason};
 
+use super::bands;
 use super::encode::{encode_within, encoding_stop};
 use super::solve::{answer_of, check_both, solve_within, sudoku_engine, sudoku_solver};
 use super::{
@@ -280,7 +281,9 @@ pub struct Batch {
     /// On several threads and without a budget in `limits`, a puzzle
     /// that takes more nodes than this is put off, and split across every
     /// thread once the rest are done ([`solve_parallel`]): one hard puzzle
-    /// then no longer keeps a single thread busy at the end.
+    /// then no longer keeps a single thread busy at the end. Classic 9x9
+    /// puzzles under the plain rules, searched on bands (see
+    /// [`TemplateSolver`](super::TemplateSolver)), are never put off.
     pub put_off: u64,
 }
 
@@ -408,7 +411,16 @@ pub fn solve_batch(
     let put_off =
         threads > 1 && limits.nodes.is_none() && limits.time.is_none() && limits.cancel.is_none();
     let short = Limits::default().max_nodes(batch.put_off);
-    let first = if put_off { &short } else { limits };
+    // A classic 9x9 grid goes to the band search, which takes no budget
+    // and no puzzle of that size long: none is put off.
+    let first = |record: &Record| match &record.puzzle {
+        Ok(p)
+            if put_off && !(p.regions.is_none() && bands::takes(p.grid.shape(), &batch.rules)) =>
+        {
+            &short
+        }
+        _ => limits,
+    };
     let is_put_off =
         |s: &Solved| put_off && matches!(s, Ok((_, a)) if a.verdict == Verdict::Unknown);
     let items: Vec<usize> = (0..records.len()).collect();
@@ -416,7 +428,8 @@ pub fn solve_batch(
         &items,
         HashMap::new,
         |solvers, i, _| {
-            let solved = solve_one(templates, solvers, &records[i], batch, first);
+            let record = &records[i];
+            let solved = solve_one(templates, solvers, record, batch, first(record));
             let nodes = solved.as_ref().map_or(0, |(_, a)| a.nodes);
             Ok::<_, Infallible>(Item {
                 value: solved,

@@ -6,6 +6,7 @@ use std::sync::OnceLock;
 use exactly::time::Instant;
 use exactly::{Limits, OptionId, Problem, Solver};
 
+use super::bands;
 use super::encode::{encode_within, encoding_stop};
 use super::grid::check_regions;
 use super::solve::{answer_of, check_both, count_up_to, sudoku_solver};
@@ -104,6 +105,16 @@ impl Template {
         Ok(&self.encoding()?.problem)
     }
 
+    /// Whether a solver within `limits` searches on bands (`bands.rs`):
+    /// the classic 9x9 grid under the plain rules, without a budget (a
+    /// budget of nodes counts the general solver's nodes).
+    fn takes_bands(&self, limits: &Limits) -> bool {
+        bands::takes(self.shape, &self.rules)
+            && limits.nodes.is_none()
+            && limits.time.is_none()
+            && limits.cancel.is_none()
+    }
+
     /// A solver for puzzles of this shape.
     pub fn solver(&self) -> TemplateSolver<'_> {
         TemplateSolver {
@@ -112,6 +123,7 @@ impl Template {
             givens: Vec::new(),
             encoded: 0,
             limits: Limits::default(),
+            bands: self.takes_bands(&Limits::default()),
         }
     }
 }
@@ -129,6 +141,14 @@ impl Template {
 /// pays at most a third more than the template itself: the third, rather
 /// than the break-even point, because a second puzzle mostly means many
 /// more (DESIGN.md, "Four representations", has the measured costs).
+///
+/// The classic 9x9 grid under the plain rules, without a budget, is
+/// searched on *bands* instead: the same exact cover, branching the same
+/// way and finding the same solutions in the same order, on one bitboard
+/// per value, which commits an option in a dozen word operations
+/// (`bands.rs`). Its [`Answer::nodes`] are the options it committed,
+/// forced or tried. With a budget, the general solver searches, so that
+/// `max_nodes` counts its nodes.
 pub struct TemplateSolver<'t> {
     template: &'t Template,
     /// On the template's problem, once in use.
@@ -138,6 +158,8 @@ pub struct TemplateSolver<'t> {
     encoded: usize,
     /// Each puzzle's budget.
     limits: Limits,
+    /// Whether puzzles go to the band search ([`Template::takes_bands`]).
+    bands: bool,
 }
 
 impl TemplateSolver<'_> {
@@ -156,6 +178,7 @@ impl TemplateSolver<'_> {
     /// ```
     pub fn limits(mut self, limits: Limits) -> Self {
         self.solver = None;
+        self.bands = self.template.takes_bands(&limits);
         self.limits = limits;
         self
     }
@@ -184,6 +207,18 @@ impl TemplateSolver<'_> {
                 return Err(c.error(c.value.to_string()));
             }
             return Ok(found(1, [Some(puzzle.clone()), None], 0, false));
+        }
+        if self.bands {
+            // The band search; givens that share an item are named by the
+            // clash check.
+            let Some(f) = bands::solve(puzzle, max_solutions) else {
+                return match puzzle.clash_with(rules) {
+                    Some(c) => Err(c.error(c.value.to_string())),
+                    None => Ok(found(0, [None, None], 0, false)),
+                };
+            };
+            check_both(puzzle, rules, &f.grids)?;
+            return Ok(found(f.count, f.grids, f.nodes, false));
         }
         let n = shape.size();
         // The time budget counts from the start of the call: encoding too.

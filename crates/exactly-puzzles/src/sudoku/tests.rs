@@ -241,3 +241,76 @@ fn solution_checks_of_boxes_agree_with_regions() {
         }
     }
 }
+
+/// Every puzzle of a test file (its part before `:`).
+fn puzzles_of(file: &str) -> Vec<Grid> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/sudoku");
+    let text = std::fs::read_to_string(root.join(file)).unwrap();
+    let text: String = text
+        .lines()
+        .map(|l| l.split(':').next().unwrap_or("").to_string() + "\n")
+        .collect();
+    parse(&text, None)
+        .into_iter()
+        .map(|r| r.puzzle.unwrap().grid)
+        .collect()
+}
+
+#[test]
+fn the_band_search_answers_as_the_general_solver() {
+    // 9x9 puzzles: unique ones from the test files; the same with givens
+    // taken out at random (several solutions, in an order that the two
+    // searches must agree on) or one added (mostly none); random givens
+    // (clashes, none, several).
+    let mut grids = puzzles_of("9x9.txt");
+    grids.extend(puzzles_of("17-clue-sample.txt"));
+    grids.extend(puzzles_of("forum-hardest-sample.txt"));
+    let mut rng = generate::Rng::new(7);
+    for k in 0..60 {
+        let mut g = grids[k % 20].clone();
+        for cell in 0..81 {
+            if rng.below(4) == 0 {
+                g.set(cell / 9, cell % 9, 0);
+            }
+        }
+        grids.push(g);
+        let mut g = grids[k % 20].clone();
+        let open: Vec<usize> = (0..81).filter(|&c| g.cells()[c] == 0).collect();
+        let cell = open[rng.below(open.len())];
+        g.set(cell / 9, cell % 9, 1 + rng.below(9) as u8);
+        grids.push(g);
+        let mut g = Grid::empty(Shape::new(3, 3).unwrap());
+        for _ in 0..(k % 12) {
+            g.set(rng.below(9), rng.below(9), 1 + rng.below(9) as u8);
+        }
+        grids.push(g);
+    }
+    let template = Template::new(Shape::new(3, 3).unwrap(), &Rules::default()).unwrap();
+    let mut bands = template.solver();
+    // A node budget takes the general solver.
+    let mut general = template
+        .solver()
+        .limits(exactly::Limits::default().max_nodes(u64::MAX));
+    let (mut nodes_differ, mut verdicts) = (0, std::collections::HashSet::new());
+    for grid in &grids {
+        for max in [1, 2, 5] {
+            let a = bands.solve(grid, max);
+            let b = general.solve(grid, max);
+            match (&a, &b) {
+                (Ok(a), Ok(b)) => {
+                    let without_nodes = |x: &Answer| Answer {
+                        nodes: 0,
+                        ..x.clone()
+                    };
+                    assert_eq!(without_nodes(a), without_nodes(b), "{grid:?} up to {max}");
+                    nodes_differ += usize::from(a.nodes != b.nodes);
+                    verdicts.insert(a.verdict);
+                }
+                _ => assert_eq!(a, b, "{grid:?}"),
+            }
+        }
+    }
+    // Both searches ran, and every verdict but unknown came up.
+    assert!(nodes_differ > 20, "{nodes_differ}");
+    assert_eq!(verdicts.len(), 4, "{verdicts:?}");
+}

@@ -1,0 +1,375 @@
+//! *Bands*: the 9×9 sudoku exact cover on word-sized bitboards.
+//!
+//! The problem is [`encode`](fn@super::encode)'s for the classic 9×9 grid
+//! under the plain rules: primary items `r{i}c{j}`, then `r{i}={v}`,
+//! `c{j}={v}` and `b{k}={v}`, and an option per cell and value. What a
+//! general structure keeps item by item is kept here per value and *band*
+//! (three rows of cells): bit `9·(row mod 3) + col` of `cand[v][band]` is
+//! set while the option placing value `v + 1` in that cell is open.
+//! Committing an option is a dozen word operations, and the options left
+//! to an item are read off masks: a cell's by a bitwise count over the
+//! nine values, a row's or a box's value by one mask within a band, a
+//! column's value by a count over its nine rows.
+//!
+//! The search is the general solver's with forced moves first: an item
+//! left with one option is forced, an item with none is a dead end, and
+//! once none is left the search branches on the first item (in the order
+//! above) with the fewest options, trying them in declaration order. The
+//! state where it branches is the same whatever the order forced moves
+//! were taken in, so it branches where and as the general solver does and
+//! finds the same solutions in the same order. Only the count of nodes
+//! differs: here a node is an option committed after the givens, forced
+//! or tried. Givens cost a commit each, where committing them one by one
+//! on the general structure's item masks cost the most on easy puzzles.
+
+use super::{Grid, Rules, Shape};
+
+/// Cells of a band: three rows of nine, nine bits each.
+const ROW: [u32; 3] = [0o777, 0o777 << 9, 0o777 << 18];
+/// The cells of each of a band's three boxes.
+const BOX: [u32; 3] = [0o7007007, 0o7007007 << 3, 0o7007007 << 6];
+/// Every cell of a band.
+const ALL: u32 = (1 << 27) - 1;
+/// Bits of [`State::need`]: rows 0–8, then columns, then boxes.
+const COLS: u32 = 9;
+const BOXES: u32 = 18;
+
+/// The state of the search.
+#[derive(Clone, Copy)]
+struct State {
+    /// `cand[v][band]`: the open cells where value `v + 1` may still go.
+    cand: [[u32; 3]; 9],
+    /// The open cells of each band.
+    open: [u32; 3],
+    /// `need[v]`: the units still lacking value `v + 1`, whose items are
+    /// uncovered: bit `r` for row `r`, [`COLS`]` + c` for column `c`,
+    /// [`BOXES`]` + b` for box `b`.
+    need: [u32; 9],
+    /// `touched[v]`: the units that may have lost cells for value `v + 1`
+    /// since [`State::settle`] last looked (bits as in `need`).
+    touched: [u32; 9],
+    /// The open cells of each band that lost an option since then.
+    hit: [u32; 3],
+}
+
+/// The grid's values, 1–9 (0 for a cell still open), by cell.
+type Path = [u8; 81];
+
+/// What a search found: the solutions (counted up to the most asked for),
+/// the first two, and the nodes.
+pub(super) struct Found {
+    pub count: u64,
+    pub grids: [Option<Grid>; 2],
+    pub nodes: u64,
+}
+
+/// Whether the band search takes puzzles of `shape` under `rules`: the
+/// 9×9 grid with 3×3 boxes under the plain rules.
+pub(super) fn takes(shape: Shape, rules: &Rules) -> bool {
+    shape.size() == 9 && shape.box_rows() == 3 && *rules == Rules::default()
+}
+
+/// Searches `puzzle` (a grid [`takes`] takes) for up to `max_solutions`
+/// solutions (at least 1). `None` when two givens share an item (a row,
+/// column or box holds a value twice): the caller names the clash.
+pub(super) fn solve(puzzle: &Grid, max_solutions: u64) -> Option<Found> {
+    debug_assert!(takes(puzzle.shape, &Rules::default()));
+    let mut grid = [0; 81];
+    let mut state = State {
+        cand: [[ALL; 3]; 9],
+        open: [ALL; 3],
+        need: [(1 << 27) - 1; 9],
+        touched: [0; 9],
+        hit: [0; 3],
+    };
+    for (i, &v) in puzzle.cells.iter().enumerate() {
+        if v != 0 {
+            let v = usize::from(v - 1);
+            if state.cand[v][i / 27] & 1 << (i % 27) == 0 {
+                return None;
+            }
+            state.commit(i, v, &mut grid);
+        }
+    }
+    let mut search = Search {
+        max: max_solutions.max(1),
+        found: Found {
+            count: 0,
+            grids: [None, None],
+            nodes: 0,
+        },
+        shape: puzzle.shape,
+        grid,
+    };
+    search.run(state);
+    Some(search.found)
+}
+
+impl State {
+    /// Places value `v + 1` in cell `i`: the option leaves, with every
+    /// option that shares an item with it, and what lost options is noted
+    /// for [`State::settle`].
+    #[inline(always)]
+    fn commit(&mut self, i: usize, v: usize, grid: &mut Path) {
+        let (band, bit) = (i / 27, 1u32 << (i % 27));
+        let (row, col) = (i / 9, i % 9);
+        let units =
+            1 << row | 1 << (COLS as usize + col) | 1 << (BOXES as usize + band * 3 + col / 3);
+        for (c, t) in self.cand.iter_mut().zip(&mut self.touched) {
+            // The cell's other values leave its three units.
+            *t |= units & 0u32.wrapping_sub(c[band] >> (i % 27) & 1);
+            c[band] &= !bit;
+        }
+        let col_mask = 0o1001001 << col;
+        for (b, (c, hit)) in self.cand[v].iter_mut().zip(&mut self.hit).enumerate() {
+            let peers = if b == band {
+                ROW[row % 3] | BOX[col / 3]
+            } else {
+                col_mask
+            };
+            let lost = *c & peers;
+            *hit |= lost;
+            *c &= !peers;
+        }
+        // Any unit may have lost a cell for the value.
+        self.touched[v] = !0;
+        self.open[band] &= !bit;
+        self.need[v] &= !units;
+        grid[i] = v as u8 + 1;
+    }
+
+    /// The value of open cell `i`'s one option left, if it has one.
+    #[inline(always)]
+    fn value_of(&self, i: usize) -> Option<usize> {
+        let (band, bit) = (i / 27, 1u32 << (i % 27));
+        (0..9).find(|&v| self.cand[v][band] & bit != 0)
+    }
+
+    /// Commits forced options until no item that lost options has fewer
+    /// than two: false at a dead end (an item with none). Counts each
+    /// commit in `nodes`.
+    fn settle(&mut self, nodes: &mut u64, grid: &mut Path) -> bool {
+        loop {
+            // Cells that lost an option, left with none or one.
+            for band in 0..3 {
+                let hit = std::mem::take(&mut self.hit[band]) & self.open[band];
+                if hit == 0 {
+                    continue;
+                }
+                let (mut one, mut two) = (0u32, 0u32);
+                for c in &self.cand {
+                    two |= one & c[band];
+                    one |= c[band];
+                }
+                if hit & !one != 0 {
+                    return false;
+                }
+                let mut single = hit & !two;
+                while single != 0 {
+                    let i = band * 27 + single.trailing_zeros() as usize;
+                    single &= single - 1;
+                    // A commit just now may have taken its last option.
+                    let Some(v) = self.value_of(i) else {
+                        return false;
+                    };
+                    self.commit(i, v, grid);
+                    *nodes += 1;
+                }
+            }
+            // Rows, boxes and columns lacking a value that lost cells for
+            // it, left with none or one.
+            let mut clean = true;
+            for v in 0..9 {
+                let t = std::mem::take(&mut self.touched[v]) & self.need[v];
+                if t == 0 {
+                    continue;
+                }
+                clean = false;
+                let mut rows = t & 0o777;
+                while rows != 0 {
+                    let r = rows.trailing_zeros() as usize;
+                    rows &= rows - 1;
+                    let f = self.cand[v][r / 3] & ROW[r % 3];
+                    if f == 0 {
+                        // Unless a commit just now covered it.
+                        if self.need[v] & 1 << r != 0 {
+                            return false;
+                        }
+                    } else if f & (f - 1) == 0 {
+                        self.commit(r / 3 * 27 + f.trailing_zeros() as usize, v, grid);
+                        *nodes += 1;
+                    }
+                }
+                let mut boxes = t >> BOXES;
+                while boxes != 0 {
+                    let b = boxes.trailing_zeros() as usize;
+                    boxes &= boxes - 1;
+                    let f = self.cand[v][b / 3] & BOX[b % 3];
+                    if f == 0 {
+                        if self.need[v] & 1 << (BOXES as usize + b) != 0 {
+                            return false;
+                        }
+                    } else if f & (f - 1) == 0 {
+                        self.commit(b / 3 * 27 + f.trailing_zeros() as usize, v, grid);
+                        *nodes += 1;
+                    }
+                }
+                if t >> COLS & 0o777 != 0 {
+                    let (mut one, mut two) = (0u32, 0u32);
+                    for c in self.cand[v] {
+                        for f in [c & 0o777, c >> 9 & 0o777, c >> 18] {
+                            two |= one & f;
+                            one |= f;
+                        }
+                    }
+                    let need = self.need[v] >> COLS & 0o777;
+                    if need & !one != 0 {
+                        return false;
+                    }
+                    let mut single = need & !two;
+                    while single != 0 {
+                        let col = single.trailing_zeros() as usize;
+                        single &= single - 1;
+                        let mask = 0o1001001u32 << col;
+                        let Some(band) = (0..3).find(|&b| self.cand[v][b] & mask != 0) else {
+                            return false;
+                        };
+                        let f = self.cand[v][band] & mask;
+                        self.commit(band * 27 + f.trailing_zeros() as usize, v, grid);
+                        *nodes += 1;
+                    }
+                }
+            }
+            if clean && self.hit == [0; 3] {
+                return true;
+            }
+        }
+    }
+
+    /// The item to branch on, once none has fewer than two options: the
+    /// first with the fewest. Writes its options (cell, value) to `out`
+    /// in declaration order and returns how many.
+    fn branch(&self, out: &mut [(u8, u8); 9]) -> usize {
+        // A cell of two options: no item has fewer, and cells come first.
+        for band in 0..3 {
+            let (mut one, mut two, mut three) = (0u32, 0u32, 0u32);
+            for c in &self.cand {
+                three |= two & c[band];
+                two |= one & c[band];
+                one |= c[band];
+            }
+            let pair = self.open[band] & two & !three;
+            if pair != 0 {
+                let i = band * 27 + pair.trailing_zeros() as usize;
+                return self.cell_options(i, out);
+            }
+        }
+        // Otherwise each item in turn: cells, then rows, columns and boxes
+        // by value (kind 0 to 3).
+        let mut best = (u32::MAX, 0usize, 0usize);
+        for i in 0..81 {
+            let bit = 1u32 << (i % 27);
+            if self.open[i / 27] & bit != 0 {
+                let n = self.cand.iter().filter(|c| c[i / 27] & bit != 0).count() as u32;
+                if n < best.0 {
+                    best = (n, 0, i);
+                }
+            }
+        }
+        for kind in 1..4 {
+            for unit in 0..9 {
+                for v in 0..9 {
+                    let k = (kind - 1) * 9 + unit;
+                    if self.need[v] & 1 << k != 0 {
+                        let n = unit_cells(&self.cand[v], kind, unit).count_ones();
+                        if n < best.0 {
+                            best = (n, kind, unit * 9 + v);
+                        }
+                    }
+                }
+            }
+        }
+        match best {
+            (_, 0, i) => self.cell_options(i, out),
+            (_, kind, k) => {
+                let (unit, v) = (k / 9, k % 9);
+                let cells = unit_cells(&self.cand[v], kind, unit);
+                let mut n = 0;
+                let mut rest = cells;
+                while rest != 0 {
+                    let i = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    out[n] = (i as u8, v as u8);
+                    n += 1;
+                }
+                n
+            }
+        }
+    }
+
+    /// Cell `i`'s options, values ascending (see [`State::branch`]).
+    fn cell_options(&self, i: usize, out: &mut [(u8, u8); 9]) -> usize {
+        let bit = 1u32 << (i % 27);
+        let mut n = 0;
+        for (v, c) in self.cand.iter().enumerate() {
+            if c[i / 27] & bit != 0 {
+                out[n] = (i as u8, v as u8);
+                n += 1;
+            }
+        }
+        n
+    }
+}
+
+/// The cells of unit `unit` of `kind` (1 rows, 2 columns, 3 boxes) in a
+/// value's `cand`, as a mask of cell indices 0–80.
+fn unit_cells(cand: &[u32; 3], kind: usize, unit: usize) -> u128 {
+    let whole = |b: usize, m: u32| u128::from(cand[b] & m) << (27 * b);
+    match kind {
+        1 => whole(unit / 3, ROW[unit % 3]),
+        2 => (0..3).fold(0, |a, b| a | whole(b, 0o1001001 << unit)),
+        _ => whole(unit / 3, BOX[unit % 3]),
+    }
+}
+
+/// A depth-first search, counting up to `max` solutions.
+struct Search {
+    /// The values placed, by cell: at a solution, every cell holds the
+    /// value placed on the path to it (each open cell is placed on the
+    /// way, after whatever an abandoned branch left there).
+    grid: Path,
+    max: u64,
+    found: Found,
+    shape: super::Shape,
+}
+
+impl Search {
+    /// Settles `state` and searches below it: false once `max` solutions
+    /// are found.
+    fn run(&mut self, mut state: State) -> bool {
+        if !state.settle(&mut self.found.nodes, &mut self.grid) {
+            return true;
+        }
+        if state.open == [0; 3] {
+            if let Some(slot) = self.found.grids.get_mut(self.found.count as usize) {
+                *slot = Some(Grid {
+                    shape: self.shape,
+                    cells: self.grid.to_vec(),
+                });
+            }
+            self.found.count += 1;
+            return self.found.count < self.max;
+        }
+        let mut options = [(0u8, 0u8); 9];
+        let n = state.branch(&mut options);
+        for &(i, v) in &options[..n] {
+            let mut next = state;
+            next.commit(usize::from(i), usize::from(v), &mut self.grid);
+            self.found.nodes += 1;
+            if !self.run(next) {
+                return false;
+            }
+        }
+        true
+    }
+}
