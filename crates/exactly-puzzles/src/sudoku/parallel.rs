@@ -36,7 +36,10 @@ const SUBPROBLEMS_PER_THREAD: usize = 16;
 /// fixed amount of work whose answer is the same on every run, where
 /// threads sharing it would each explore a part that depends on their
 /// timing. A time budget and a cancel flag stop all the threads; a search
-/// stopped before its end answers [`Verdict::Unknown`].
+/// stopped before its end answers [`Verdict::Unknown`]. A classic 9x9
+/// grid under the plain rules without a budget is [`solve_with`] too, on
+/// bands (see [`TemplateSolver`]), one thread: there the forum's hardest
+/// puzzles take under half a millisecond on average (DESIGN.md).
 ///
 /// ```
 /// use exactly::Limits;
@@ -55,7 +58,12 @@ pub fn solve_parallel(
 ) -> Result<Answer, SudokuError> {
     let max_solutions = max_solutions.max(1);
     let start = Instant::now();
-    if threads <= 1 || limits.nodes.is_some() {
+    // A classic 9x9 grid without a budget goes to the band search on this
+    // thread (the forum's hardest puzzles take under half a millisecond
+    // there on average).
+    let bands =
+        bands::takes(puzzle.shape(), rules) && limits.time.is_none() && limits.cancel.is_none();
+    if threads <= 1 || limits.nodes.is_some() || bands {
         return solve_within(puzzle, max_solutions, rules, limits);
     }
     if !puzzle.cells.contains(&0) {
