@@ -30,9 +30,11 @@ const ROW: [u32; 3] = [0o777, 0o777 << 9, 0o777 << 18];
 const BOX: [u32; 3] = [0o7007007, 0o7007007 << 3, 0o7007007 << 6];
 /// Every cell of a band.
 const ALL: u32 = (1 << 27) - 1;
-/// Bits of [`State::need`]: rows 0–8, then columns, then boxes.
+/// Bits of [`State::need`]: rows 0–8, then columns from `COLS`, then
+/// boxes from `BOXES`; `UNITS` has all 27.
 const COLS: u32 = 9;
 const BOXES: u32 = 18;
+const UNITS: u32 = (1 << 27) - 1;
 
 /// The state of the search.
 #[derive(Clone, Copy)]
@@ -52,8 +54,8 @@ struct State {
     hit: [u32; 3],
 }
 
-/// The grid's values, 1–9 (0 for a cell still open), by cell.
-type Path = [u8; 81];
+/// The grid's values by cell, 1–9, 0 for a cell still open.
+type Values = [u8; 81];
 
 /// What a search found: the solutions (counted up to the most asked for),
 /// the first two, and the nodes.
@@ -78,7 +80,7 @@ pub(super) fn solve(puzzle: &Grid, max_solutions: u64) -> Option<Found> {
     let mut state = State {
         cand: [[ALL; 3]; 9],
         open: [ALL; 3],
-        need: [(1 << 27) - 1; 9],
+        need: [UNITS; 9],
         touched: [0; 9],
         hit: [0; 3],
     };
@@ -106,11 +108,11 @@ pub(super) fn solve(puzzle: &Grid, max_solutions: u64) -> Option<Found> {
 }
 
 impl State {
-    /// Places value `v + 1` in cell `i`: the option leaves, with every
-    /// option that shares an item with it, and what lost options is noted
-    /// for [`State::settle`].
+    /// Places value `v + 1` in cell `i` (and in `grid`): the option
+    /// leaves, with every option that shares an item with it, and the
+    /// items that lost options are noted for [`State::settle`].
     #[inline(always)]
-    fn commit(&mut self, i: usize, v: usize, grid: &mut Path) {
+    fn commit(&mut self, i: usize, v: usize, grid: &mut Values) {
         let (band, bit) = (i / 27, 1u32 << (i % 27));
         let (row, col) = (i / 9, i % 9);
         let units =
@@ -148,7 +150,7 @@ impl State {
     /// Commits forced options until no item that lost options has fewer
     /// than two: false at a dead end (an item with none). Counts each
     /// commit in `nodes`.
-    fn settle(&mut self, nodes: &mut u64, grid: &mut Path) -> bool {
+    fn settle(&mut self, nodes: &mut u64, grid: &mut Values) -> bool {
         loop {
             // Cells that lost an option, left with none or one.
             for band in 0..3 {
@@ -337,7 +339,7 @@ struct Search {
     /// The values placed, by cell: at a solution, every cell holds the
     /// value placed on the path to it (each open cell is placed on the
     /// way, after whatever an abandoned branch left there).
-    grid: Path,
+    grid: Values,
     max: u64,
     found: Found,
     shape: super::Shape,
