@@ -22,6 +22,8 @@
 //! or tried. Givens cost a commit each, where committing them one by one
 //! on the general structure's item masks cost the most on easy puzzles.
 
+use exactly::Limits;
+
 use super::{Grid, Rules, Shape};
 
 /// Cells of a band: three rows of nine, nine bits each.
@@ -65,17 +67,24 @@ pub(super) struct Found {
     pub nodes: u64,
 }
 
-/// Whether the band search takes puzzles of `shape` under `rules`: the
-/// 9×9 grid with 3×3 boxes under the plain rules.
-pub(super) fn takes(shape: Shape, rules: &Rules) -> bool {
-    shape.size() == 9 && shape.box_rows() == 3 && *rules == Rules::default()
+/// Whether the band search takes puzzles of `shape` under `rules` within
+/// `limits`: the 9×9 grid with 3×3 boxes under the plain rules, without a
+/// budget (a node budget counts the general solver's nodes, and the band
+/// search polls no clock or cancel flag).
+pub(super) fn takes(shape: Shape, rules: &Rules, limits: &Limits) -> bool {
+    shape.size() == 9
+        && shape.box_rows() == 3
+        && *rules == Rules::default()
+        && limits.nodes.is_none()
+        && limits.time.is_none()
+        && limits.cancel.is_none()
 }
 
 /// Searches `puzzle` (a grid [`takes`] takes) for up to `max_solutions`
 /// solutions (at least 1). `None` when two givens share an item (a row,
 /// column or box holds a value twice): the caller names the clash.
 pub(super) fn solve(puzzle: &Grid, max_solutions: u64) -> Option<Found> {
-    debug_assert!(takes(puzzle.shape, &Rules::default()));
+    debug_assert!(takes(puzzle.shape, &Rules::default(), &Limits::default()));
     let mut grid = [0; 81];
     let mut state = State {
         cand: [[ALL; 3]; 9],

@@ -61,8 +61,7 @@ pub fn solve_parallel(
     // A classic 9x9 grid without a budget goes to the band search on this
     // thread (the forum's hardest puzzles take under half a millisecond
     // there on average).
-    let bands =
-        bands::takes(puzzle.shape(), rules) && limits.time.is_none() && limits.cancel.is_none();
+    let bands = bands::takes(puzzle.shape(), rules, limits);
     if threads <= 1 || limits.nodes.is_some() || bands {
         return solve_within(puzzle, max_solutions, rules, limits);
     }
@@ -423,7 +422,8 @@ pub fn solve_batch(
     // and no puzzle of that size long: none is put off.
     let first = |record: &Record| match &record.puzzle {
         Ok(p)
-            if put_off && !(p.regions.is_none() && bands::takes(p.grid.shape(), &batch.rules)) =>
+            if put_off
+                && !(p.regions.is_none() && bands::takes(p.grid.shape(), &batch.rules, limits)) =>
         {
             &short
         }

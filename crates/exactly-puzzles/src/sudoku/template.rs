@@ -105,16 +105,6 @@ impl Template {
         Ok(&self.encoding()?.problem)
     }
 
-    /// Whether a solver within `limits` searches on bands (`bands.rs`):
-    /// the classic 9x9 grid under the plain rules, without a budget (a
-    /// budget of nodes counts the general solver's nodes).
-    fn takes_bands(&self, limits: &Limits) -> bool {
-        bands::takes(self.shape, &self.rules)
-            && limits.nodes.is_none()
-            && limits.time.is_none()
-            && limits.cancel.is_none()
-    }
-
     /// A solver for puzzles of this shape.
     pub fn solver(&self) -> TemplateSolver<'_> {
         TemplateSolver {
@@ -123,7 +113,6 @@ impl Template {
             givens: Vec::new(),
             encoded: 0,
             limits: Limits::default(),
-            bands: self.takes_bands(&Limits::default()),
         }
     }
 }
@@ -158,8 +147,6 @@ pub struct TemplateSolver<'t> {
     encoded: usize,
     /// Each puzzle's budget.
     limits: Limits,
-    /// Whether puzzles go to the band search ([`Template::takes_bands`]).
-    bands: bool,
 }
 
 impl TemplateSolver<'_> {
@@ -178,7 +165,6 @@ impl TemplateSolver<'_> {
     /// ```
     pub fn limits(mut self, limits: Limits) -> Self {
         self.solver = None;
-        self.bands = self.template.takes_bands(&limits);
         self.limits = limits;
         self
     }
@@ -208,7 +194,7 @@ impl TemplateSolver<'_> {
             }
             return Ok(found(1, [Some(puzzle.clone()), None], 0, false));
         }
-        if self.bands {
+        if bands::takes(shape, rules, &self.limits) {
             // The band search; givens that share an item are named by the
             // clash check.
             let Some(f) = bands::solve(puzzle, max_solutions) else {
