@@ -21,6 +21,17 @@
 //! differs: here a node is an option committed after the givens, forced
 //! or tried. Givens cost a commit each, where committing them one by one
 //! on the general structure's item masks cost the most on easy puzzles.
+//!
+//! A uniqueness check (two solutions or more asked for) first runs the
+//! search *stripping* too ([`State::strip`]): between forced moves, it
+//! removes the options that no exact cover of a band's rows and boxes, or
+//! a stack's columns and boxes, can hold. That loses no solution and
+//! halves the search on hard puzzles, but it branches elsewhere, so it
+//! finds the solutions in another order. Its answer stands when it finds
+//! at most one; when it finds more, the plain search runs again for the
+//! first ones in the general solver's order. A solver that has just met
+//! puzzles with several solutions runs the plain search first
+//! ([`Leaning`]).
 
 use exactly::Limits;
 
@@ -38,6 +49,74 @@ const COLS: u32 = 9;
 const BOXES: u32 = 18;
 const UNITS: u32 = (1 << 27) - 1;
 
+/// `THIRDS[s]`: for nine cells `s` of a row (or nine columns of a band),
+/// the thirds holding any, bit `k` for cells `3k` to `3k + 2`.
+const THIRDS: [u8; 512] = {
+    let mut t = [0; 512];
+    let mut s = 0;
+    while s < 512 {
+        t[s] = (s & 7 != 0) as u8 | ((s >> 3 & 7 != 0) as u8) << 1 | ((s >> 6 != 0) as u8) << 2;
+        s += 1;
+    }
+    t
+};
+
+/// `MATCHED[m]`: for a 3×3 matrix `m` of bits (bit `3r + k` for row `r`,
+/// column `k`), the bits on some perfect matching of its rows holding any
+/// bit with its columns holding any; 0 when there is none.
+pub(super) const MATCHED: [u16; 512] = {
+    const PERMUTATIONS: [[usize; 3]; 6] = [
+        [0, 1, 2],
+        [0, 2, 1],
+        [1, 0, 2],
+        [1, 2, 0],
+        [2, 0, 1],
+        [2, 1, 0],
+    ];
+    let mut t = [0; 512];
+    let mut m = 0;
+    while m < 512 {
+        let rows = THIRDS[m];
+        let cols = (m | m >> 3 | m >> 6) & 7;
+        let mut p = 0;
+        while p < 6 {
+            // Row r to column PERMUTATIONS[p][r], for the rows holding any.
+            let (mut bits, mut image, mut r) = (0u16, 0, 0);
+            while r < 3 {
+                if rows >> r & 1 != 0 {
+                    bits |= 1 << (3 * r + PERMUTATIONS[p][r]);
+                    image |= 1 << PERMUTATIONS[p][r];
+                }
+                r += 1;
+            }
+            if bits as usize & m == bits as usize && image == cols {
+                t[m] |= bits;
+            }
+            p += 1;
+        }
+        m += 1;
+    }
+    t
+};
+
+/// `SEGMENTS[m]`: the cells of a band in the row segments of `m` (bit
+/// `3r + k` for the three cells of row `r` in box `k`).
+const SEGMENTS: [u32; 512] = {
+    let mut t = [0; 512];
+    let mut m = 0;
+    while m < 512 {
+        let mut b = 0;
+        while b < 9 {
+            if m >> b & 1 != 0 {
+                t[m] |= 7 << (9 * (b / 3) + 3 * (b % 3));
+            }
+            b += 1;
+        }
+        m += 1;
+    }
+    t
+};
+
 /// The state of the search.
 #[derive(Clone, Copy)]
 struct State {
@@ -54,6 +133,9 @@ struct State {
     touched: [u32; 9],
     /// The open cells of each band that lost an option since then.
     hit: [u32; 3],
+    /// Bit `v`: value `v + 1` lost cells since [`State::strip`] last
+    /// looked.
+    changed: u32,
 }
 
 /// The grid's values by cell, 1–9, 0 for a cell still open.
@@ -83,7 +165,7 @@ pub(super) fn takes(shape: Shape, rules: &Rules, limits: &Limits) -> bool {
 /// Searches `puzzle` (a grid [`takes`] takes) for up to `max_solutions`
 /// solutions (at least 1). `None` when two givens share an item (a row,
 /// column or box holds a value twice): the caller names the clash.
-pub(super) fn solve(puzzle: &Grid, max_solutions: u64) -> Option<Found> {
+pub(super) fn solve(puzzle: &Grid, max_solutions: u64, leaning: &mut Leaning) -> Option<Found> {
     debug_assert!(takes(puzzle.shape, &Rules::default(), &Limits::default()));
     let mut grid = [0; 81];
     let mut state = State {
@@ -92,6 +174,7 @@ pub(super) fn solve(puzzle: &Grid, max_solutions: u64) -> Option<Found> {
         need: [UNITS; 9],
         touched: [0; 9],
         hit: [0; 3],
+        changed: 0o777,
     };
     for (i, &v) in puzzle.cells.iter().enumerate() {
         if v != 0 {
@@ -99,21 +182,74 @@ pub(super) fn solve(puzzle: &Grid, max_solutions: u64) -> Option<Found> {
             if state.cand[v][i / 27] & 1 << (i % 27) == 0 {
                 return None;
             }
-            state.commit(i, v, &mut grid);
+            state.commit::<false>(i, v, &mut grid);
         }
     }
-    let mut search = Search {
-        max: max_solutions.max(1),
-        found: Found {
-            count: 0,
-            grids: [None, None],
-            nodes: 0,
-        },
-        shape: puzzle.shape,
-        grid,
+    let search = |strip| {
+        let mut search = Search {
+            max: max_solutions.max(1),
+            found: Found {
+                count: 0,
+                grids: [None, None],
+                nodes: 0,
+            },
+            shape: puzzle.shape,
+            grid,
+        };
+        if strip {
+            search.run::<true>(state);
+        } else {
+            search.run::<false>(state);
+        }
+        search.found
     };
-    search.run(state);
-    Some(search.found)
+    if max_solutions < 2 {
+        return Some(search(false));
+    }
+    let mut nodes = 0;
+    if !leaning.several() {
+        let stripped = search(true);
+        leaning.note(stripped.count);
+        if stripped.count <= 1 {
+            return Some(stripped);
+        }
+        nodes = stripped.nodes;
+    }
+    let mut found = search(false);
+    leaning.note(found.count);
+    found.nodes += nodes;
+    Some(found)
+}
+
+/// Which search a solver tries first on a uniqueness check: a two-bit
+/// counter of the puzzles with several solutions it met lately. Puzzles
+/// with one solution, or none, leave it at 0 or 1 (the stripping search
+/// first); two with several in a row take it to 2 or 3 (the plain search
+/// first). Either way the answers are the same; only the time differs.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Leaning(u8);
+
+impl Leaning {
+    /// A leaning to the plain search, as after puzzles with several
+    /// solutions.
+    #[cfg(test)]
+    pub(super) fn plain_first() -> Leaning {
+        Leaning(3)
+    }
+
+    /// Whether the plain search runs first.
+    pub(super) fn several(self) -> bool {
+        self.0 >= 2
+    }
+
+    /// Notes a puzzle's count of solutions.
+    pub(super) fn note(&mut self, solutions: u64) {
+        self.0 = if solutions >= 2 {
+            (self.0 + 1).min(3)
+        } else {
+            self.0.saturating_sub(1)
+        };
+    }
 }
 
 impl State {
@@ -121,14 +257,18 @@ impl State {
     /// leaves, with every option that shares an item with it, and the
     /// items that lost options are noted for [`State::settle`].
     #[inline(always)]
-    fn commit(&mut self, i: usize, v: usize, grid: &mut Values) {
+    fn commit<const STRIP: bool>(&mut self, i: usize, v: usize, grid: &mut Values) {
         let (band, bit) = (i / 27, 1u32 << (i % 27));
         let (row, col) = (i / 9, i % 9);
         let units =
             1 << row | 1 << (COLS as usize + col) | 1 << (BOXES as usize + band * 3 + col / 3);
-        for (c, t) in self.cand.iter_mut().zip(&mut self.touched) {
+        for (w, (c, t)) in self.cand.iter_mut().zip(&mut self.touched).enumerate() {
             // The cell's other values leave its three units.
-            *t |= units & 0u32.wrapping_sub(c[band] >> (i % 27) & 1);
+            let had = c[band] >> (i % 27) & 1;
+            *t |= units & 0u32.wrapping_sub(had);
+            if STRIP {
+                self.changed |= had << w;
+            }
             c[band] &= !bit;
         }
         let col_mask = 0o1001001 << col;
@@ -144,6 +284,9 @@ impl State {
         }
         // Any unit may have lost a cell for the value.
         self.touched[v] = !0;
+        if STRIP {
+            self.changed |= 1 << v;
+        }
         self.open[band] &= !bit;
         self.need[v] &= !units;
         grid[i] = v as u8 + 1;
@@ -156,10 +299,88 @@ impl State {
         (0..9).find(|&v| self.cand[v][band] & bit != 0)
     }
 
+    /// Strips the options that no exact cover of a band's or a stack's
+    /// items can hold. Within a band, a value still needed by some of its
+    /// three rows must go in as many of its boxes, a row's cell in a
+    /// different box for each: a row segment on no such matching of rows
+    /// to boxes (the items' options, grouped by box) loses its options.
+    /// So does a column segment within a stack, matching boxes to
+    /// columns. `None` at a dead end; otherwise whether options left, with
+    /// the items that lost them noted for [`State::settle`].
+    fn strip(&mut self) -> Option<bool> {
+        let mut changed = false;
+        let mut values = std::mem::take(&mut self.changed);
+        while values != 0 {
+            let v = values.trailing_zeros() as usize;
+            values &= values - 1;
+            let need = self.need[v];
+            if need == 0 {
+                continue;
+            }
+            let mut lost_any = 0;
+            for band in 0..3 {
+                let c = self.cand[v][band];
+                let m = usize::from(THIRDS[(c & 0o777) as usize])
+                    | usize::from(THIRDS[(c >> 9 & 0o777) as usize]) << 3
+                    | usize::from(THIRDS[(c >> 18) as usize]) << 6;
+                let rows = u32::from(THIRDS[m]);
+                let boxes = (m | m >> 3 | m >> 6) as u32 & 7;
+                if rows != need >> (3 * band) & 7
+                    || boxes != need >> (BOXES as usize + 3 * band) & 7
+                {
+                    return None;
+                }
+                let keep = usize::from(MATCHED[m]);
+                if keep != m {
+                    if keep == 0 {
+                        return None;
+                    }
+                    let lost = c & !SEGMENTS[keep];
+                    self.cand[v][band] = c & !lost;
+                    self.hit[band] |= lost;
+                    lost_any |= lost;
+                }
+            }
+            let cols = self.cand[v].map(|c| (c | c >> 9 | c >> 18) & 0o777);
+            for stack in 0..3 {
+                let m = (cols[0] >> (3 * stack) & 7
+                    | (cols[1] >> (3 * stack) & 7) << 3
+                    | (cols[2] >> (3 * stack) & 7) << 6) as usize;
+                let boxes = need >> (BOXES as usize + stack);
+                let boxes = boxes & 1 | boxes >> 2 & 2 | boxes >> 4 & 4;
+                if u32::from(THIRDS[m]) != boxes
+                    || (m | m >> 3 | m >> 6) as u32 & 7 != need >> (COLS as usize + 3 * stack) & 7
+                {
+                    return None;
+                }
+                let keep = usize::from(MATCHED[m]);
+                if keep != m {
+                    if keep == 0 {
+                        return None;
+                    }
+                    for band in 0..3 {
+                        let gone = (!keep >> (3 * band) & 7) as u32;
+                        let gone = (gone | gone << 9 | gone << 18) << (3 * stack);
+                        let lost = self.cand[v][band] & gone;
+                        self.cand[v][band] &= !lost;
+                        self.hit[band] |= lost;
+                        lost_any |= lost;
+                    }
+                }
+            }
+            if lost_any != 0 {
+                self.touched[v] = !0;
+                self.changed |= 1 << v;
+                changed = true;
+            }
+        }
+        Some(changed)
+    }
+
     /// Commits forced options until no item that lost options has fewer
     /// than two: false at a dead end (an item with none). Counts each
     /// commit in `nodes`.
-    fn settle(&mut self, nodes: &mut u64, grid: &mut Values) -> bool {
+    fn settle<const STRIP: bool>(&mut self, nodes: &mut u64, grid: &mut Values) -> bool {
         loop {
             // Cells that lost an option, left with none or one.
             for band in 0..3 {
@@ -183,7 +404,7 @@ impl State {
                     let Some(v) = self.value_of(i) else {
                         return false;
                     };
-                    self.commit(i, v, grid);
+                    self.commit::<STRIP>(i, v, grid);
                     *nodes += 1;
                 }
             }
@@ -207,7 +428,7 @@ impl State {
                             return false;
                         }
                     } else if f & (f - 1) == 0 {
-                        self.commit(r / 3 * 27 + f.trailing_zeros() as usize, v, grid);
+                        self.commit::<STRIP>(r / 3 * 27 + f.trailing_zeros() as usize, v, grid);
                         *nodes += 1;
                     }
                 }
@@ -221,7 +442,7 @@ impl State {
                             return false;
                         }
                     } else if f & (f - 1) == 0 {
-                        self.commit(b / 3 * 27 + f.trailing_zeros() as usize, v, grid);
+                        self.commit::<STRIP>(b / 3 * 27 + f.trailing_zeros() as usize, v, grid);
                         *nodes += 1;
                     }
                 }
@@ -246,7 +467,7 @@ impl State {
                             return false;
                         };
                         let f = self.cand[v][band] & mask;
-                        self.commit(band * 27 + f.trailing_zeros() as usize, v, grid);
+                        self.commit::<STRIP>(band * 27 + f.trailing_zeros() as usize, v, grid);
                         *nodes += 1;
                     }
                 }
@@ -357,9 +578,19 @@ struct Search {
 impl Search {
     /// Settles `state` and searches below it: false once `max` solutions
     /// are found.
-    fn run(&mut self, mut state: State) -> bool {
-        if !state.settle(&mut self.found.nodes, &mut self.grid) {
-            return true;
+    fn run<const STRIP: bool>(&mut self, mut state: State) -> bool {
+        loop {
+            if !state.settle::<STRIP>(&mut self.found.nodes, &mut self.grid) {
+                return true;
+            }
+            if !STRIP {
+                break;
+            }
+            match state.strip() {
+                None => return true,
+                Some(false) => break,
+                Some(true) => {}
+            }
         }
         if state.open == [0; 3] {
             if let Some(slot) = self.found.grids.get_mut(self.found.count as usize) {
@@ -375,9 +606,9 @@ impl Search {
         let n = state.branch(&mut options);
         for &(i, v) in &options[..n] {
             let mut next = state;
-            next.commit(usize::from(i), usize::from(v), &mut self.grid);
+            next.commit::<STRIP>(usize::from(i), usize::from(v), &mut self.grid);
             self.found.nodes += 1;
-            if !self.run(next) {
+            if !self.run::<STRIP>(next) {
                 return false;
             }
         }

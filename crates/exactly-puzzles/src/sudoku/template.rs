@@ -113,6 +113,7 @@ impl Template {
             givens: Vec::new(),
             encoded: 0,
             limits: Limits::default(),
+            leaning: bands::Leaning::default(),
         }
     }
 }
@@ -147,6 +148,8 @@ pub struct TemplateSolver<'t> {
     encoded: usize,
     /// Each puzzle's budget.
     limits: Limits,
+    /// Which band search to try first (see [`bands::Leaning`]).
+    leaning: bands::Leaning,
 }
 
 impl TemplateSolver<'_> {
@@ -197,7 +200,7 @@ impl TemplateSolver<'_> {
         if bands::takes(shape, rules, &self.limits) {
             // The band search; givens that share an item are named by the
             // clash check.
-            let Some(f) = bands::solve(puzzle, max_solutions) else {
+            let Some(f) = bands::solve(puzzle, max_solutions, &mut self.leaning) else {
                 return match puzzle.clash_with(rules) {
                     Some(c) => Err(c.error(c.value.to_string())),
                     None => Ok(found(0, [None, None], 0, false)),

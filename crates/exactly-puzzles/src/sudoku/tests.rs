@@ -314,3 +314,45 @@ fn the_band_search_answers_as_the_general_solver() {
     assert!(nodes_differ > 20, "{nodes_differ}");
     assert_eq!(verdicts.len(), 4, "{verdicts:?}");
 }
+
+#[test]
+fn stripping_keeps_the_solutions_and_prunes() {
+    use bands::{Leaning, MATCHED};
+    // Bit 3r + k: row r has cells in box k (or a box in a column).
+    let bits =
+        |cells: &[(usize, usize)]| -> usize { cells.iter().map(|(r, k)| 1 << (3 * r + k)).sum() };
+    let all: Vec<(usize, usize)> = (0..9).map(|b| (b / 3, b % 3)).collect();
+    assert_eq!(usize::from(MATCHED[bits(&all)]), bits(&all));
+    // Row 0 only in box 0: rows 1 and 2 leave box 0.
+    let m = bits(&[(0, 0), (1, 0), (1, 1), (1, 2), (2, 0), (2, 1), (2, 2)]);
+    assert_eq!(
+        usize::from(MATCHED[m]),
+        bits(&[(0, 0), (1, 1), (1, 2), (2, 1), (2, 2)])
+    );
+    // Rows 0 and 1 only in box 0: no cover.
+    assert_eq!(usize::from(MATCHED[bits(&[(0, 0), (1, 0), (2, 1)])]), 0);
+    // A row placed already (none left): rows 1 and 2 against two boxes.
+    let m = bits(&[(1, 1), (1, 2), (2, 2)]);
+    assert_eq!(usize::from(MATCHED[m]), bits(&[(1, 1), (2, 2)]));
+    // Puzzles of one solution: the same answer either way, from fewer
+    // commits when stripping.
+    let (mut stripped, mut plain) = (0, 0);
+    let mut grids = puzzles_of("9x9.txt");
+    grids.extend(puzzles_of("17-clue-sample.txt"));
+    grids.extend(puzzles_of("forum-hardest-sample.txt"));
+    for grid in grids {
+        let a = bands::solve(&grid, 2, &mut Leaning::default()).unwrap();
+        let b = bands::solve(&grid, 2, &mut Leaning::plain_first()).unwrap();
+        assert_eq!((a.count, &a.grids), (1, &b.grids), "{grid:?}");
+        stripped += a.nodes;
+        plain += b.nodes;
+    }
+    assert!(5 * stripped < 4 * plain, "{stripped} {plain}");
+    // Two puzzles with several solutions in a row turn a solver to the
+    // plain search first; one with a single solution turns it back.
+    let mut leaning = Leaning::default();
+    for (solutions, several) in [(2, false), (5, true), (1, false), (0, false), (3, false)] {
+        leaning.note(solutions);
+        assert_eq!(leaning.several(), several, "{solutions}");
+    }
+}
