@@ -26,7 +26,7 @@
 //! search *stripping* too ([`State::strip`]): between forced moves, it
 //! removes the options that no exact cover of a band's rows and boxes, or
 //! a stack's columns and boxes, can hold. That loses no solution and
-//! halves the search on hard puzzles, but it branches elsewhere, so it
+//! shrinks the search (by half on top1465), but it branches elsewhere, so it
 //! finds the solutions in another order. Its answer stands when it finds
 //! at most one; when it finds more, the plain search runs again for the
 //! first ones in the general solver's order. A solver that has just met
@@ -134,7 +134,7 @@ struct State {
     /// The open cells of each band that lost an option since then.
     hit: [u32; 3],
     /// Bit `v`: value `v + 1` lost cells since [`State::strip`] last
-    /// looked.
+    /// looked (kept by the stripping search only).
     changed: u32,
 }
 
@@ -165,6 +165,8 @@ pub(super) fn takes(shape: Shape, rules: &Rules, limits: &Limits) -> bool {
 /// Searches `puzzle` (a grid [`takes`] takes) for up to `max_solutions`
 /// solutions (at least 1). `None` when two givens share an item (a row,
 /// column or box holds a value twice): the caller names the clash.
+/// `leaning` picks the search a uniqueness check runs first and notes the
+/// answer.
 pub(super) fn solve(puzzle: &Grid, max_solutions: u64, leaning: &mut Leaning) -> Option<Found> {
     debug_assert!(takes(puzzle.shape, &Rules::default(), &Limits::default()));
     let mut grid = [0; 81];

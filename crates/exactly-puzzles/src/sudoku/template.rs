@@ -136,8 +136,13 @@ impl Template {
 /// searched on *bands* instead: the same exact cover, branching the same
 /// way and finding the same solutions in the same order, on one bitboard
 /// per value, which commits an option in a dozen word operations
-/// (`bands.rs`). Its [`Answer::nodes`] are the options it committed,
-/// forced or tried. With a budget, the general solver searches, so that
+/// (`bands.rs`). A uniqueness check there first strips the options that
+/// no exact cover of a band or a stack can hold, which halves the search
+/// on hard puzzles; when that search finds several solutions, the plain
+/// one runs again to give the first ones in the usual order, and a solver
+/// that meets such puzzles in a row runs the plain search first. Its
+/// [`Answer::nodes`] are the options committed, forced or tried, by the
+/// searches that ran. With a budget, the general solver searches, so that
 /// `max_nodes` counts its nodes.
 pub struct TemplateSolver<'t> {
     template: &'t Template,
