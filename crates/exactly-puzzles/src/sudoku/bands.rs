@@ -211,8 +211,8 @@ pub(super) fn solve(puzzle: &Grid, max_solutions: u64, leaning: &mut Leaning) ->
     let mut nodes = 0;
     if !leaning.several() {
         let stripped = search(true);
-        leaning.note(stripped.count);
         if stripped.count <= 1 {
+            leaning.note(stripped.count);
             return Some(stripped);
         }
         nodes = stripped.nodes;

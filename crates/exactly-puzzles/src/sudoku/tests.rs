@@ -355,4 +355,17 @@ fn stripping_keeps_the_solutions_and_prunes() {
         leaning.note(solutions);
         assert_eq!(leaning.several(), several, "{solutions}");
     }
+    // Each answer counts once, whichever searches ran for it.
+    // The givens of a puzzle's first three rows: several solutions.
+    let puzzle = &puzzles_of("9x9.txt")[0];
+    let mut grid = Grid::empty(puzzle.shape());
+    for (i, &v) in puzzle.cells()[..27].iter().enumerate() {
+        grid.set(i / 9, i % 9, v);
+    }
+    let mut leaning = Leaning::default();
+    let a = bands::solve(&grid, 2, &mut leaning).unwrap();
+    assert_eq!(a.count, 2);
+    assert!(!leaning.several());
+    bands::solve(&grid, 2, &mut leaning).unwrap();
+    assert!(leaning.several());
 }
