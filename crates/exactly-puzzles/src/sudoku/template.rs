@@ -137,8 +137,8 @@ impl Template {
 /// way and finding the same solutions in the same order, on one bitboard
 /// per value, which commits an option in a dozen word operations
 /// (`bands.rs`). A uniqueness check there first strips the options that
-/// no exact cover of a band or a stack can hold, which halves the search
-/// on hard puzzles; when that search finds several solutions, the plain
+/// no exact cover of a band or a stack can hold, which shrinks the search
+/// (by half on top1465); when that search finds several solutions, the plain
 /// one runs again to give the first ones in the usual order, and a solver
 /// that meets such puzzles in a row runs the plain search first. Its
 /// [`Answer::nodes`] are the options committed, forced or tried, by the
