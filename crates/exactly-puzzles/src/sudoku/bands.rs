@@ -19,8 +19,9 @@
 //! were taken in, so it branches where and as the general solver does and
 //! finds the same solutions in the same order. Only the count of nodes
 //! differs: here a node is an option committed after the givens, forced
-//! or tried. Givens cost a commit each, where committing them one by one
-//! on the general structure's item masks cost the most on easy puzzles.
+//! or tried. The givens are placed all at once, a few masks per value,
+//! where committing them one by one on the general structure's item
+//! masks cost the most on easy puzzles.
 //!
 //! A uniqueness check (two solutions or more asked for) first runs the
 //! search *stripping* too ([`State::strip`]): between forced moves, it
@@ -99,6 +100,25 @@ pub(super) const MATCHED: [u16; 512] = {
     t
 };
 
+/// `SPAN[s]`: the cells of a band in the rows of `s` (bit `r` for row
+/// `r`), then those in its boxes (bit `k` for box `k`).
+const SPAN: [(u32, u32); 8] = {
+    let mut t = [(0, 0); 8];
+    let mut s = 0;
+    while s < 8 {
+        let mut k = 0;
+        while k < 3 {
+            if s >> k & 1 != 0 {
+                t[s].0 |= ROW[k];
+                t[s].1 |= BOX[k];
+            }
+            k += 1;
+        }
+        s += 1;
+    }
+    t
+};
+
 /// `SEGMENTS[m]`: the cells of a band in the row segments of `m` (bit
 /// `3r + k` for the three cells of row `r` in box `k`).
 const SEGMENTS: [u32; 512] = {
@@ -170,23 +190,7 @@ pub(super) fn takes(shape: Shape, rules: &Rules, limits: &Limits) -> bool {
 pub(super) fn solve(puzzle: &Grid, max_solutions: u64, leaning: &mut Leaning) -> Option<Found> {
     debug_assert!(takes(puzzle.shape, &Rules::default(), &Limits::default()));
     let mut grid = [0; 81];
-    let mut state = State {
-        cand: [[ALL; 3]; 9],
-        open: [ALL; 3],
-        need: [UNITS; 9],
-        touched: [0; 9],
-        hit: [0; 3],
-        changed: 0o777,
-    };
-    for (i, &v) in puzzle.cells.iter().enumerate() {
-        if v != 0 {
-            let v = usize::from(v - 1);
-            if state.cand[v][i / 27] & 1 << (i % 27) == 0 {
-                return None;
-            }
-            state.commit::<false>(i, v, &mut grid);
-        }
-    }
+    let state = State::with_givens(&puzzle.cells, &mut grid)?;
     let search = |strip| {
         let mut search = Search {
             max: max_solutions.max(1),
@@ -255,6 +259,66 @@ impl Leaning {
 }
 
 impl State {
+    /// The state once the givens `cells` (values 0–9, 0 for an open
+    /// cell, 81 of them) are placed, all at once: the same as committing
+    /// them one by one, with every unit and open cell noted for
+    /// [`State::settle`]. `None` when two givens share an item.
+    /// PERF: per value a few masks, where a commit per given cost the most
+    /// on puzzles with many givens.
+    fn with_givens(cells: &[u8], grid: &mut Values) -> Option<State> {
+        // Per value, its givens' cells by band.
+        let mut given = [[0u32; 3]; 9];
+        let mut open = [ALL; 3];
+        for ((band, cells), (out, open)) in cells
+            .chunks_exact(27)
+            .enumerate()
+            .zip(grid.chunks_exact_mut(27).zip(&mut open))
+        {
+            for (k, (&v, out)) in cells.iter().zip(out).enumerate() {
+                if let Some(g) = usize::from(v).checked_sub(1).and_then(|v| given.get_mut(v)) {
+                    g[band] |= 1 << k;
+                    *open &= !(1 << k);
+                    *out = v;
+                }
+            }
+        }
+        let mut state = State {
+            cand: [[0; 3]; 9],
+            open,
+            need: [UNITS; 9],
+            touched: [!0; 9],
+            hit: open,
+            changed: 0o777,
+        };
+        for ((g, cand), need) in given.iter().zip(&mut state.cand).zip(&mut state.need) {
+            // The rows, boxes and columns holding the value, and how many
+            // of its givens there are: two in one unit leave fewer units.
+            let (mut rows, mut boxes, mut cols, mut count) = (0u32, 0u32, 0u32, 0);
+            for (band, &g) in g.iter().enumerate() {
+                let m = u32::from(THIRDS[(g & 0o777) as usize])
+                    | u32::from(THIRDS[(g >> 9 & 0o777) as usize]) << 3
+                    | u32::from(THIRDS[(g >> 18) as usize]) << 6;
+                rows |= u32::from(THIRDS[m as usize]) << (3 * band);
+                boxes |= ((m | m >> 3 | m >> 6) & 7) << (3 * band);
+                cols |= (g | g >> 9 | g >> 18) & 0o777;
+                count += g.count_ones();
+            }
+            if rows.count_ones() != count
+                || boxes.count_ones() != count
+                || cols.count_ones() != count
+            {
+                return None;
+            }
+            let down = cols | cols << 9 | cols << 18;
+            for (band, (c, &open)) in cand.iter_mut().zip(&state.open).enumerate() {
+                let (r, b) = (rows >> (3 * band) & 7, boxes >> (3 * band) & 7);
+                *c = open & !(down | SPAN[r as usize].0 | SPAN[b as usize].1);
+            }
+            *need &= !(rows | cols << COLS | boxes << BOXES);
+        }
+        Some(state)
+    }
+
     /// Places value `v + 1` in cell `i` (and in `grid`): the option
     /// leaves, with every option that shares an item with it, and the
     /// items that lost options are noted for [`State::settle`].

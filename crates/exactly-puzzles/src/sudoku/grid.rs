@@ -328,6 +328,27 @@ impl Grid {
         if n > Shape::MAX_SIZE || self.cells.len() != n * n {
             return true;
         }
+        if classic(self.shape, rules) {
+            // PERF: the usual grid, with its units from a table.
+            let mut held = [0u16; 27];
+            for (&v, units) in self.cells.iter().zip(&UNITS_9) {
+                if v == 0 {
+                    continue;
+                }
+                if v > 9 {
+                    return true;
+                }
+                let bit = 1u16 << (v - 1);
+                let [r, c, b] = units.map(usize::from);
+                if (held[r] | held[c] | held[b]) & bit != 0 {
+                    return true;
+                }
+                held[r] |= bit;
+                held[c] |= bit;
+                held[b] |= bit;
+            }
+            return false;
+        }
         // Walked row by row, with each column's box worked out once, so
         // that no cell costs a division; regions (of the grid's side) take
         // the place of boxes, as in [`units_of`].
@@ -393,6 +414,35 @@ impl Grid {
         self.solves_with(puzzle, &Rules::default())
     }
 
+    /// [`Grid::solves_with`] on the 9×9 grid with 3×3 boxes under the
+    /// plain rules, `puzzle` of the same shape.
+    /// PERF: one pass over both grids, band by band.
+    fn solves_classic(&self, puzzle: &Grid) -> bool {
+        let mut wrong = false;
+        let mut cols = [0u16; 9];
+        let bands = self
+            .cells
+            .chunks_exact(27)
+            .zip(puzzle.cells.chunks_exact(27));
+        for (cells, givens) in bands {
+            let mut boxes = [0u16; 3];
+            for (cells, givens) in cells.chunks_exact(9).zip(givens.chunks_exact(9)) {
+                let mut row = 0u16;
+                for (c, (&v, &g)) in cells.iter().zip(givens).enumerate() {
+                    wrong |= (v == 0) | (v > 9) | ((g != 0) & (g != v));
+                    // Out of 1–9, `wrong` holds and the bit does not matter.
+                    let bit = 1u16.wrapping_shl(u32::from(v).wrapping_sub(1));
+                    row |= bit;
+                    cols[c] |= bit;
+                    boxes[c / 3] |= bit;
+                }
+                wrong |= row != 0o777;
+            }
+            wrong |= boxes != [0o777; 3];
+        }
+        !wrong && cols == [0o777; 9]
+    }
+
     /// [`Grid::solves`] under `rules`: with [`Rules::diagonals`], each
     /// main diagonal must hold every value once too.
     ///
@@ -409,6 +459,9 @@ impl Grid {
         let n = self.size();
         if puzzle.shape != self.shape || self.cells.len() != n * n {
             return false;
+        }
+        if classic(self.shape, rules) && puzzle.cells.len() == 81 {
+            return self.solves_classic(puzzle);
         }
         // Every cell holds a value of 1 to n, and each given is kept.
         let wrong = puzzle
@@ -673,6 +726,25 @@ pub(super) fn units_of(shape: Shape, rules: &Rules, r: usize, c: usize) -> [Opti
         on(r + c == n - 1, UNITS_PER_SIDE * n + 1),
     ]
 }
+
+/// Whether `shape` and `rules` are the classic sudoku's: the 9×9 grid
+/// with 3×3 boxes, without diagonals or regions.
+fn classic(shape: Shape, rules: &Rules) -> bool {
+    shape.size() == 9 && shape.box_rows() == 3 && !rules.diagonals && rules.regions.is_none()
+}
+
+/// For each cell of the 9×9 grid with 3×3 boxes, its row, column and box
+/// as units 0–8, 9–17 and 18–26.
+const UNITS_9: [[u8; 3]; 81] = {
+    let mut t = [[0; 3]; 81];
+    let mut i = 0;
+    while i < 81 {
+        let (r, c) = (i / 9, i % 9);
+        t[i] = [r as u8, 9 + c as u8, 18 + (r / 3 * 3 + c / 3) as u8];
+        i += 1;
+    }
+    t
+};
 
 /// Fails when the rules' regions are for another grid side.
 pub(super) fn check_regions(puzzle: &Grid, rules: &Rules) -> Result<(), SudokuError> {

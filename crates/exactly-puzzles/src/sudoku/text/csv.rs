@@ -86,12 +86,10 @@ const SOLUTION_NAMES: [&str; 2] = ["solutions", "solution"];
 /// given twice (letter case aside), or two puzzle or two solution columns,
 /// is recorded in [`Columns::repeated`].
 pub(super) fn csv_header(line: usize, content: &str) -> Option<Columns> {
-    // Every header names a puzzle column, in letters: a line without one
-    // (a puzzle in digits and dots) is no header, found without splitting
-    // it into fields.
-    if !content.bytes().any(|b| b.is_ascii_alphabetic()) {
-        return None;
-    }
+    // Every header names a puzzle column, and each of their names has a
+    // `z`: a line without one (a puzzle in digits and dots) is no header,
+    // found without splitting it into fields.
+    memchr::memchr2(b'z', b'Z', content.as_bytes())?;
     let mut puzzle: Option<(usize, usize)> = None;
     let mut solution: Option<(usize, usize)> = None;
     let mut seen: HashMap<String, usize> = HashMap::new();

@@ -284,6 +284,14 @@ impl Style {
             *slot = self.symbols.byte(v as u8, n).unwrap_or(b'?');
         }
         let spaced = self.layout == Layout::SpacedGrid || numbers;
+        if self.layout == Layout::Line && !spaced && table.is_ascii() {
+            // One byte a cell, from the table.
+            let mut out = Vec::with_capacity(grid.cells().len() + 1);
+            out.extend(grid.cells().iter().map(|&v| table[usize::from(v)]));
+            out.push(b'\n');
+            return String::from_utf8(out)
+                .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+        }
         let mut out = String::with_capacity(n * n * 3 + n);
         for (r, line) in grid.cells().chunks(n.max(1)).enumerate() {
             if r > 0 {

@@ -397,6 +397,15 @@ fn sections_and_csv_headers() {
     assert_eq!((r[0].line, r[0].format), (2, InputFormat::Csv));
     assert_eq!(r[0].solution.as_ref().unwrap().get(0, 1), 2);
     assert_eq!((r[1].line, r[1].format), (4, InputFormat::Line));
+    // Every puzzle column's name, in any case, starts a CSV section (the
+    // header check first looks for its `z`).
+    for name in ["quizzes", "QUIZ", "Puzzles", "puzzle"] {
+        let r = parse(
+            &format!("{name},solution\n1.3...1..1..2.4.,1234341221434321\n"),
+            None,
+        );
+        assert_eq!((r.len(), r[0].format), (1, InputFormat::Csv), "{name}");
+    }
     // A solution of the wrong length names its column.
     let r = parse("quizzes,solutions\n1.3...1..1..2.4.,123\n", None);
     assert_eq!(
