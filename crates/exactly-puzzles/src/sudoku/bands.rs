@@ -513,13 +513,14 @@ impl State {
                     }
                 }
                 if t >> COLS & 0o777 != 0 {
-                    let (mut one, mut two) = (0u32, 0u32);
-                    for c in self.cand[v] {
-                        for f in [c & 0o777, c >> 9 & 0o777, c >> 18] {
-                            two |= one & f;
-                            one |= f;
-                        }
-                    }
+                    // A column's cells by band, then by row within the
+                    // bands: two or more when two bands share a row place
+                    // or when two row places hold any.
+                    let [c0, c1, c2] = self.cand[v];
+                    let (any, twice) = (c0 | c1 | c2, c0 & c1 | (c0 | c1) & c2);
+                    let (r0, r1, r2) = (any & 0o777, any >> 9 & 0o777, any >> 18);
+                    let one = r0 | r1 | r2;
+                    let two = (twice | twice >> 9 | twice >> 18) & 0o777 | r0 & r1 | (r0 | r1) & r2;
                     let need = self.need[v] >> COLS & 0o777;
                     if need & !one != 0 {
                         return false;
