@@ -100,6 +100,17 @@ pub(super) const MATCHED: [u16; 512] = {
     t
 };
 
+/// The row segments of a band's cells `c` that hold any: the 3×3 matrix
+/// `m` (bit `3r + k` for row `r` in box `k`, as [`MATCHED`] takes it),
+/// then its rows and its boxes holding any (bit `r`, bit `k`).
+#[inline(always)]
+fn segments(c: u32) -> (usize, u32, u32) {
+    let m = usize::from(THIRDS[(c & 0o777) as usize])
+        | usize::from(THIRDS[(c >> 9 & 0o777) as usize]) << 3
+        | usize::from(THIRDS[(c >> 18) as usize]) << 6;
+    (m, u32::from(THIRDS[m]), (m | m >> 3 | m >> 6) as u32 & 7)
+}
+
 /// `SPAN[s]`: the cells of a band in the rows of `s` (bit `r` for row
 /// `r`), then those in its boxes (bit `k` for box `k`).
 const SPAN: [(u32, u32); 8] = {
@@ -174,9 +185,7 @@ pub(super) struct Found {
 /// budget (a node budget counts the general solver's nodes, and the band
 /// search polls no clock or cancel flag).
 pub(super) fn takes(shape: Shape, rules: &Rules, limits: &Limits) -> bool {
-    shape.size() == 9
-        && shape.box_rows() == 3
-        && *rules == Rules::default()
+    super::grid::classic(shape, rules)
         && limits.nodes.is_none()
         && limits.time.is_none()
         && limits.cancel.is_none()
@@ -295,11 +304,9 @@ impl State {
             // of its givens there are: two in one unit leave fewer units.
             let (mut rows, mut boxes, mut cols, mut count) = (0u32, 0u32, 0u32, 0);
             for (band, &g) in g.iter().enumerate() {
-                let m = u32::from(THIRDS[(g & 0o777) as usize])
-                    | u32::from(THIRDS[(g >> 9 & 0o777) as usize]) << 3
-                    | u32::from(THIRDS[(g >> 18) as usize]) << 6;
-                rows |= u32::from(THIRDS[m as usize]) << (3 * band);
-                boxes |= ((m | m >> 3 | m >> 6) & 7) << (3 * band);
+                let (_, r, b) = segments(g);
+                rows |= r << (3 * band);
+                boxes |= b << (3 * band);
                 cols |= (g | g >> 9 | g >> 18) & 0o777;
                 count += g.count_ones();
             }
@@ -386,11 +393,7 @@ impl State {
             let mut lost_any = 0;
             for band in 0..3 {
                 let c = self.cand[v][band];
-                let m = usize::from(THIRDS[(c & 0o777) as usize])
-                    | usize::from(THIRDS[(c >> 9 & 0o777) as usize]) << 3
-                    | usize::from(THIRDS[(c >> 18) as usize]) << 6;
-                let rows = u32::from(THIRDS[m]);
-                let boxes = (m | m >> 3 | m >> 6) as u32 & 7;
+                let (m, rows, boxes) = segments(c);
                 if rows != need >> (3 * band) & 7
                     || boxes != need >> (BOXES as usize + 3 * band) & 7
                 {

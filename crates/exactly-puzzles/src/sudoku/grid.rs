@@ -728,9 +728,9 @@ pub(super) fn units_of(shape: Shape, rules: &Rules, r: usize, c: usize) -> [Opti
 }
 
 /// Whether `shape` and `rules` are the classic sudoku's: the 9×9 grid
-/// with 3×3 boxes, without diagonals or regions.
-fn classic(shape: Shape, rules: &Rules) -> bool {
-    shape.size() == 9 && shape.box_rows() == 3 && !rules.diagonals && rules.regions.is_none()
+/// with 3×3 boxes under the plain rules.
+pub(super) fn classic(shape: Shape, rules: &Rules) -> bool {
+    shape.size() == 9 && shape.box_rows() == 3 && *rules == Rules::default()
 }
 
 /// For each cell of the 9×9 grid with 3×3 boxes, its row, column and box
