@@ -348,6 +348,25 @@ fn stripping_keeps_the_solutions_and_prunes() {
         plain += b.nodes;
     }
     assert!(5 * stripped < 4 * plain, "{stripped} {plain}");
+    // The stripping search branches on the cell of two options with the
+    // most others in its row, column and box, the first on ties.
+    let cells = |cells: &[usize]| {
+        let mut pairs = [0u32; 3];
+        for &i in cells {
+            pairs[i / 27] |= 1 << (i % 27);
+        }
+        pairs
+    };
+    assert_eq!(bands::busiest(&cells(&[])), None);
+    assert_eq!(bands::busiest(&cells(&[80])), Some(80));
+    // Cells 0 and 1 share a row and a box: the first.
+    assert_eq!(bands::busiest(&cells(&[0, 1, 80])), Some(0));
+    // r5c5 shares its row, column and box with the others.
+    assert_eq!(bands::busiest(&cells(&[0, 10, 40, 41, 49])), Some(40));
+    // A square of four in a box, all alike: the first; then in the last
+    // band, beside one on its own.
+    assert_eq!(bands::busiest(&cells(&[10, 0, 9, 1])), Some(0));
+    assert_eq!(bands::busiest(&cells(&[0, 60, 61, 69, 70])), Some(60));
     // Two puzzles with several solutions in a row turn a solver to the
     // plain search first; one with a single solution turns it back.
     let mut leaning = Leaning::default();
