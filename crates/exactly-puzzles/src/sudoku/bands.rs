@@ -4,7 +4,7 @@
 //! under the plain rules: primary items `r{i}c{j}`, then `r{i}={v}`,
 //! `c{j}={v}` and `b{k}={v}`, and an option per cell and value. What a
 //! general structure keeps item by item is kept here per value and *band*
-//! (three rows of cells): bit `9·(row mod 3) + col` of `cand[v][band]` is
+//! (three rows of cells): bit `9·(row mod 3) + col` of `cand[band][v]` is
 //! set while the option placing value `v + 1` in that cell is open.
 //! Committing an option is a dozen word operations, and the options left
 //! to an item are read off masks: a cell's by a bitwise count over the
@@ -181,8 +181,13 @@ const SEGMENTS: [u32; 512] = {
 /// The state of the search.
 #[derive(Clone, Copy)]
 struct State {
-    /// `cand[v][band]`: the open cells where value `v + 1` may still go.
-    cand: [[u32; 3]; 9],
+    /// `cand[band][v]`: the open cells of `band` where value `v + 1` may
+    /// still go. PERF: by band, then value, so that a commit clears a
+    /// cell from the nine values' words side by side (vector operations
+    /// where the target has them): 6–7% fewer instructions in the
+    /// stripping search than by value, then band, and 1% more in the
+    /// plain one.
+    cand: [[u32; 9]; 3],
     /// The open cells of each band.
     open: [u32; 3],
     /// `need[v]`: the units still lacking value `v + 1`, whose items are
@@ -322,14 +327,14 @@ impl State {
             }
         }
         let mut state = State {
-            cand: [[0; 3]; 9],
+            cand: [[0; 9]; 3],
             open,
             need: [UNITS; 9],
             touched: [!0; 9],
             hit: open,
             changed: 0o777,
         };
-        for ((g, cand), need) in given.iter().zip(&mut state.cand).zip(&mut state.need) {
+        for (v, (g, need)) in given.iter().zip(&mut state.need).enumerate() {
             // The rows, boxes and columns holding the value, and how many
             // of its givens there are: two in one unit leave fewer units.
             let (mut rows, mut boxes, mut cols, mut count) = (0u32, 0u32, 0u32, 0);
@@ -347,9 +352,9 @@ impl State {
                 return None;
             }
             let down = cols | cols << 9 | cols << 18;
-            for (band, (c, &open)) in cand.iter_mut().zip(&state.open).enumerate() {
+            for (band, (cand, &open)) in state.cand.iter_mut().zip(&state.open).enumerate() {
                 let (r, b) = (rows >> (3 * band) & 7, boxes >> (3 * band) & 7);
-                *c = open & !(down | SPAN[r as usize].0 | SPAN[b as usize].1);
+                cand[v] = open & !(down | SPAN[r as usize].0 | SPAN[b as usize].1);
             }
             *need &= !(rows | cols << COLS | boxes << BOXES);
         }
@@ -365,25 +370,32 @@ impl State {
         let (row, col) = (i / 9, i % 9);
         let units =
             1 << row | 1 << (COLS as usize + col) | 1 << (BOXES as usize + band * 3 + col / 3);
-        for (w, (c, t)) in self.cand.iter_mut().zip(&mut self.touched).enumerate() {
-            // The cell's other values leave its three units.
-            let had = c[band] >> (i % 27) & 1;
-            *t |= units & 0u32.wrapping_sub(had);
-            if STRIP {
-                self.changed |= had << w;
-            }
-            c[band] &= !bit;
+        // The cell's other values leave its three units: all ones for
+        // each value the cell had.
+        let mut had = [0u32; 9];
+        for (h, c) in had.iter_mut().zip(&mut self.cand[band]) {
+            *h = 0u32.wrapping_sub(*c >> (i % 27) & 1);
+            *c &= !bit;
+        }
+        for (t, h) in self.touched.iter_mut().zip(had) {
+            *t |= units & h;
+        }
+        if STRIP {
+            self.changed |= had
+                .iter()
+                .enumerate()
+                .fold(0, |m, (w, &h)| m | (h & 1) << w);
         }
         let col_mask = 0o1001001 << col;
-        for (b, (c, hit)) in self.cand[v].iter_mut().zip(&mut self.hit).enumerate() {
+        for (b, (cand, hit)) in self.cand.iter_mut().zip(&mut self.hit).enumerate() {
             let peers = if b == band {
                 ROW[row % 3] | BOX[col / 3]
             } else {
                 col_mask
             };
-            let lost = *c & peers;
+            let lost = cand[v] & peers;
             *hit |= lost;
-            *c &= !peers;
+            cand[v] &= !peers;
         }
         // Any unit may have lost a cell for the value.
         self.touched[v] = !0;
@@ -399,7 +411,7 @@ impl State {
     #[inline(always)]
     fn value_of(&self, i: usize) -> Option<usize> {
         let (band, bit) = (i / 27, 1u32 << (i % 27));
-        (0..9).find(|&v| self.cand[v][band] & bit != 0)
+        self.cand[band].iter().position(|&c| c & bit != 0)
     }
 
     /// Strips the options that no exact cover of a band's or a stack's
@@ -422,7 +434,7 @@ impl State {
             }
             let mut lost_any = 0;
             for band in 0..3 {
-                let c = self.cand[v][band];
+                let c = self.cand[band][v];
                 let (m, rows, boxes) = segments(c);
                 if rows != need >> (3 * band) & 7
                     || boxes != need >> (BOXES as usize + 3 * band) & 7
@@ -435,12 +447,12 @@ impl State {
                         return None;
                     }
                     let lost = c & !SEGMENTS[keep];
-                    self.cand[v][band] = c & !lost;
+                    self.cand[band][v] = c & !lost;
                     self.hit[band] |= lost;
                     lost_any |= lost;
                 }
             }
-            let cols = self.cand[v].map(|c| (c | c >> 9 | c >> 18) & 0o777);
+            let cols = self.value(v).map(|c| (c | c >> 9 | c >> 18) & 0o777);
             for stack in 0..3 {
                 let m = (cols[0] >> (3 * stack) & 7
                     | (cols[1] >> (3 * stack) & 7) << 3
@@ -460,8 +472,8 @@ impl State {
                     for band in 0..3 {
                         let gone = (!keep >> (3 * band) & 7) as u32;
                         let gone = (gone | gone << 9 | gone << 18) << (3 * stack);
-                        let lost = self.cand[v][band] & gone;
-                        self.cand[v][band] &= !lost;
+                        let lost = self.cand[band][v] & gone;
+                        self.cand[band][v] &= !lost;
                         self.hit[band] |= lost;
                         lost_any |= lost;
                     }
@@ -487,11 +499,7 @@ impl State {
                 if hit == 0 {
                     continue;
                 }
-                let (mut one, mut two) = (0u32, 0u32);
-                for c in &self.cand {
-                    two |= one & c[band];
-                    one |= c[band];
-                }
+                let (one, two) = census(&self.cand[band]);
                 if hit & !one != 0 {
                     return false;
                 }
@@ -516,11 +524,13 @@ impl State {
                     continue;
                 }
                 clean = false;
+                // The value's cells, read again after each commit.
+                let mut cells = self.value(v);
                 let mut rows = t & 0o777;
                 while rows != 0 {
                     let r = rows.trailing_zeros() as usize;
                     rows &= rows - 1;
-                    let f = self.cand[v][r / 3] & ROW[r % 3];
+                    let f = cells[r / 3] & ROW[r % 3];
                     if f == 0 {
                         // Unless a commit just now covered it.
                         if self.need[v] & 1 << r != 0 {
@@ -529,13 +539,14 @@ impl State {
                     } else if f & (f - 1) == 0 {
                         self.commit::<STRIP>(r / 3 * 27 + f.trailing_zeros() as usize, v, grid);
                         *nodes += 1;
+                        cells = self.value(v);
                     }
                 }
                 let mut boxes = t >> BOXES;
                 while boxes != 0 {
                     let b = boxes.trailing_zeros() as usize;
                     boxes &= boxes - 1;
-                    let f = self.cand[v][b / 3] & BOX[b % 3];
+                    let f = cells[b / 3] & BOX[b % 3];
                     if f == 0 {
                         if self.need[v] & 1 << (BOXES as usize + b) != 0 {
                             return false;
@@ -543,13 +554,14 @@ impl State {
                     } else if f & (f - 1) == 0 {
                         self.commit::<STRIP>(b / 3 * 27 + f.trailing_zeros() as usize, v, grid);
                         *nodes += 1;
+                        cells = self.value(v);
                     }
                 }
                 if t >> COLS & 0o777 != 0 {
                     // A column's cells by band, then by row within the
                     // bands: two or more when two bands share a row place
                     // or when two row places hold any.
-                    let [c0, c1, c2] = self.cand[v];
+                    let [c0, c1, c2] = self.value(v);
                     let (any, twice) = (c0 | c1 | c2, c0 & c1 | (c0 | c1) & c2);
                     let (r0, r1, r2) = (any & 0o777, any >> 9 & 0o777, any >> 18);
                     let one = r0 | r1 | r2;
@@ -563,10 +575,10 @@ impl State {
                         let col = single.trailing_zeros() as usize;
                         single &= single - 1;
                         let mask = 0o1001001u32 << col;
-                        let Some(band) = (0..3).find(|&b| self.cand[v][b] & mask != 0) else {
+                        let Some(band) = (0..3).find(|&b| self.cand[b][v] & mask != 0) else {
                             return false;
                         };
-                        let f = self.cand[v][band] & mask;
+                        let f = self.cand[band][v] & mask;
                         self.commit::<STRIP>(band * 27 + f.trailing_zeros() as usize, v, grid);
                         *nodes += 1;
                     }
@@ -608,7 +620,7 @@ impl State {
         for i in 0..81 {
             let bit = 1u32 << (i % 27);
             if self.open[i / 27] & bit != 0 {
-                let n = self.cand.iter().filter(|c| c[i / 27] & bit != 0).count() as u32;
+                let n = self.cand[i / 27].iter().filter(|&&c| c & bit != 0).count() as u32;
                 if n < best.0 {
                     best = (n, 0, i);
                 }
@@ -619,7 +631,7 @@ impl State {
                 for v in 0..9 {
                     let k = (kind - 1) * 9 + unit;
                     if self.need[v] & 1 << k != 0 {
-                        let n = unit_cells(&self.cand[v], kind, unit).count_ones();
+                        let n = unit_cells(&self.value(v), kind, unit).count_ones();
                         if n < best.0 {
                             best = (n, kind, unit * 9 + v);
                         }
@@ -631,7 +643,7 @@ impl State {
             (_, 0, i) => self.cell_options(i, out),
             (_, kind, k) => {
                 let (unit, v) = (k / 9, k % 9);
-                let cells = unit_cells(&self.cand[v], kind, unit);
+                let cells = unit_cells(&self.value(v), kind, unit);
                 let mut n = 0;
                 let mut rest = cells;
                 while rest != 0 {
@@ -649,20 +661,26 @@ impl State {
     #[inline(always)]
     fn pairs(&self, band: usize) -> u32 {
         let (mut one, mut two, mut three) = (0u32, 0u32, 0u32);
-        for c in &self.cand {
-            three |= two & c[band];
-            two |= one & c[band];
-            one |= c[band];
+        for &c in &self.cand[band] {
+            three |= two & c;
+            two |= one & c;
+            one |= c;
         }
         self.open[band] & two & !three
+    }
+
+    /// The open cells where value `v + 1` may still go, by band.
+    #[inline(always)]
+    fn value(&self, v: usize) -> [u32; 3] {
+        [self.cand[0][v], self.cand[1][v], self.cand[2][v]]
     }
 
     /// Cell `i`'s options, values ascending (see [`State::branch`]).
     fn cell_options(&self, i: usize, out: &mut [(u8, u8); 9]) -> usize {
         let bit = 1u32 << (i % 27);
         let mut n = 0;
-        for (v, c) in self.cand.iter().enumerate() {
-            if c[i / 27] & bit != 0 {
+        for (v, &c) in self.cand[i / 27].iter().enumerate() {
+            if c & bit != 0 {
                 out[n] = (i as u8, v as u8);
                 n += 1;
             }
@@ -709,6 +727,29 @@ pub(super) fn busiest(pairs: &[u32; 3]) -> Option<usize> {
         }
     }
     best.map(|(_, i)| i)
+}
+
+/// The cells of a band with one option or more among the nine values'
+/// words `c`, then those with two or more.
+/// PERF: in a tree, four words side by side, then two, then one: 0.5%
+/// fewer instructions with `--first` than a pass word by word.
+#[inline(always)]
+fn census(c: &[u32; 9]) -> (u32, u32) {
+    let (mut one, mut two) = ([0u32; 4], [0u32; 4]);
+    for k in 0..4 {
+        one[k] = c[k] | c[k + 4];
+        two[k] = c[k] & c[k + 4];
+    }
+    two[0] |= one[0] & c[8];
+    one[0] |= c[8];
+    let (one, two) = (
+        [one[0] | one[2], one[1] | one[3]],
+        [
+            two[0] | two[2] | one[0] & one[2],
+            two[1] | two[3] | one[1] & one[3],
+        ],
+    );
+    (one[0] | one[1], two[0] | two[1] | one[0] & one[1])
 }
 
 /// The cells of unit `unit` of `kind` (1 rows, 2 columns, 3 boxes) in a
