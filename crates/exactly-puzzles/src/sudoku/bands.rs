@@ -39,6 +39,7 @@
 
 use exactly::Limits;
 
+use super::grid::UNITS_9;
 use super::{Grid, Rules, Shape};
 
 /// Cells of a band: three rows of nine, nine bits each.
@@ -174,18 +175,22 @@ const PLACES: [Place; 81] = {
         let (band, row, col) = (i / 27, i / 9, i % 9);
         let mut peers = [0o1001001 << col; 3];
         peers[band] = ROW[row % 3] | BOX[col / 3];
+        // The grid's table numbers units as `need` does (checked below).
+        let [r, c, b] = UNITS_9[i];
         t[i] = Place {
             band: band as u32,
             at: (i % 27) as u32,
-            units: 1 << row
-                | 1 << (COLS as usize + col)
-                | 1 << (BOXES as usize + band * 3 + col / 3),
+            units: 1 << r | 1 << c | 1 << b,
             peers,
         };
         i += 1;
     }
     t
 };
+
+const _: () = assert!(
+    UNITS_9[80][0] == 8 && UNITS_9[80][1] as u32 == COLS + 8 && UNITS_9[80][2] as u32 == BOXES + 8
+);
 
 /// `UNIT_CELLS[r]` for row `r`, `UNIT_CELLS[9 + b]` for box `b`: its
 /// band, and its cells there.

@@ -735,7 +735,7 @@ pub(super) fn classic(shape: Shape, rules: &Rules) -> bool {
 
 /// For each cell of the 9×9 grid with 3×3 boxes, its row, column and box
 /// as units 0–8, 9–17 and 18–26.
-const UNITS_9: [[u8; 3]; 81] = {
+pub(super) const UNITS_9: [[u8; 3]; 81] = {
     let mut t = [[0; 3]; 81];
     let mut i = 0;
     while i < 81 {
