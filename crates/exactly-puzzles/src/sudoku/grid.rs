@@ -329,25 +329,28 @@ impl Grid {
             return true;
         }
         if classic(self.shape, rules) {
-            // PERF: the usual grid, with its units from a table.
-            let mut held = [0u16; 27];
-            for (&v, units) in self.cells.iter().zip(&UNITS_9) {
-                if v == 0 {
-                    continue;
+            // PERF: the usual grid without a branch per cell: each unit's
+            // values in a mask, and a clash when a kind of unit holds fewer
+            // values than there are givens (a given is in one unit of each
+            // kind), which took a third of the instructions of a check
+            // given by given, with its mispredicted branches.
+            let (mut cols, mut boxes) = ([0u16; 9], [0u16; 9]);
+            let (mut in_rows, mut givens, mut wide) = (0, 0, false);
+            for (r, line) in self.cells.chunks_exact(9).enumerate() {
+                let mut row = 0u16;
+                for (c, &v) in line.iter().enumerate() {
+                    // 0 for an open cell; a value past 9 is caught by `wide`.
+                    let bit = ((1u32 << (v & 15)) >> 1) as u16;
+                    row |= bit;
+                    cols[c] |= bit;
+                    boxes[r / 3 * 3 + c / 3] |= bit;
+                    givens += u32::from(v != 0);
+                    wide |= v > 9;
                 }
-                if v > 9 {
-                    return true;
-                }
-                let bit = 1u16 << (v - 1);
-                let [r, c, b] = units.map(usize::from);
-                if (held[r] | held[c] | held[b]) & bit != 0 {
-                    return true;
-                }
-                held[r] |= bit;
-                held[c] |= bit;
-                held[b] |= bit;
+                in_rows += row.count_ones();
             }
-            return false;
+            let count = |units: &[u16; 9]| units.iter().map(|u| u.count_ones()).sum::<u32>();
+            return wide || in_rows != givens || count(&cols) != givens || count(&boxes) != givens;
         }
         // Walked row by row, with each column's box worked out once, so
         // that no cell costs a division; regions (of the grid's side) take
