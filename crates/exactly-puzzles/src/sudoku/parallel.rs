@@ -2,7 +2,6 @@
 //! puzzles shared among them. Both run on [`exactly::parallel::Pool`].
 
 use std::borrow::Cow;
-use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::convert::Infallible;
 use std::ops::ControlFlow;
@@ -318,26 +317,33 @@ impl Batch {
 }
 
 type Templates = HashMap<Shape, Result<Template, SudokuError>>;
-type Solvers<'t> = HashMap<Shape, TemplateSolver<'t>>;
 
-/// Solves one record with the worker's solver for its shape.
+/// A worker's solvers, one per shape.
+/// PERF: a batch is mostly of one shape, found first in a list, where a
+/// map hashed the shape of every record; there are a few hundred shapes
+/// at most ([`Shape::MAX_SIZE`]).
+type Solvers<'t> = Vec<(Shape, TemplateSolver<'t>)>;
+
+/// Solves one record's puzzle with the worker's solver for its shape.
 fn solve_one<'t>(
     templates: &'t Templates,
     solvers: &mut Solvers<'t>,
-    record: &Record,
+    puzzle: &Puzzle,
     batch: &Batch,
     limits: &Limits,
-) -> Solved {
-    if record.puzzle.as_ref().is_ok_and(|p| p.regions.is_some()) {
+) -> Result<Answer, SudokuError> {
+    if puzzle.regions.is_some() {
         // A jigsaw with its own regions: encoded on its own, on this thread.
-        return solve_split(record, batch, limits, 1);
+        return solve_split(puzzle, batch, limits, 1);
     }
-    let puzzle = record.puzzle.clone()?;
     let shape = puzzle.grid.shape();
-    let solver = match solvers.entry(shape) {
-        Entry::Occupied(e) => e.into_mut(),
-        Entry::Vacant(e) => match templates.get(&shape) {
-            Some(Ok(t)) => e.insert(t.solver().limits(limits.clone())),
+    let at = match solvers.iter().position(|(s, _)| *s == shape) {
+        Some(at) => at,
+        None => match templates.get(&shape) {
+            Some(Ok(t)) => {
+                solvers.push((shape, t.solver().limits(limits.clone())));
+                solvers.len() - 1
+            }
             Some(Err(err)) => return Err(err.clone()),
             // `solve_batch` made a template for every valid record's shape.
             None => {
@@ -349,20 +355,59 @@ fn solve_one<'t>(
             }
         },
     };
-    let answer = solver.solve(&puzzle.grid, batch.max_solutions)?;
-    Ok((puzzle, answer))
+    solvers[at].1.solve(&puzzle.grid, batch.max_solutions)
 }
 
-/// Solves one record on `threads` threads ([`solve_parallel`]) within
+/// Solves one record: its puzzle on the worker's solver, or its error.
+fn solve_record<'t>(
+    templates: &'t Templates,
+    solvers: &mut Solvers<'t>,
+    record: &Record,
+    batch: &Batch,
+    limits: &Limits,
+) -> Result<Answer, SudokuError> {
+    match &record.puzzle {
+        Ok(puzzle) => solve_one(templates, solvers, puzzle, batch, limits),
+        Err(e) => Err(e.clone()),
+    }
+}
+
+/// A record's result from its answer: the puzzle moves in with it (no
+/// copy), and a record that holds an error keeps that error.
+fn solved(record: Record, answer: Result<Answer, SudokuError>) -> (usize, Solved) {
+    let solved = match record.puzzle {
+        Ok(puzzle) => answer.map(|a| (puzzle, a)),
+        Err(e) => Err(e),
+    };
+    (record.line, solved)
+}
+
+/// Solves one puzzle on `threads` threads ([`solve_parallel`]) within
 /// `limits`.
-fn solve_split(record: &Record, batch: &Batch, limits: &Limits, threads: usize) -> Solved {
-    let puzzle = record.puzzle.clone()?;
+fn solve_split(
+    puzzle: &Puzzle,
+    batch: &Batch,
+    limits: &Limits,
+    threads: usize,
+) -> Result<Answer, SudokuError> {
     let rules = match &puzzle.regions {
         Some(regions) => Cow::Owned(batch.rules.clone().regions(Some(regions.clone()))),
         None => Cow::Borrowed(&batch.rules),
     };
-    let answer = solve_parallel(&puzzle.grid, batch.max_solutions, &rules, limits, threads)?;
-    Ok((puzzle, answer))
+    solve_parallel(&puzzle.grid, batch.max_solutions, &rules, limits, threads)
+}
+
+/// [`solve_split`] for a record: its error, if it holds one.
+fn split_record(
+    record: &Record,
+    batch: &Batch,
+    limits: &Limits,
+    threads: usize,
+) -> Result<Answer, SudokuError> {
+    match &record.puzzle {
+        Ok(puzzle) => solve_split(puzzle, batch, limits, threads),
+        Err(e) => Err(e.clone()),
+    }
 }
 
 /// Solves every record of a batch on [`Batch::threads`] threads and
@@ -393,12 +438,17 @@ pub fn solve_batch(
     // One template per grid shape in the input, shared by the workers; each
     // worker keeps a solver per shape.
     let mut templates: Templates = HashMap::new();
+    let mut last = None;
     for record in &records {
         if let Some(p) = record.puzzle.as_ref().ok().filter(|p| p.regions.is_none()) {
             let shape = p.grid.shape();
-            templates
-                .entry(shape)
-                .or_insert_with(|| Template::new(shape, &batch.rules));
+            // PERF: a run of one shape is hashed once.
+            if last != Some(shape) {
+                templates
+                    .entry(shape)
+                    .or_insert_with(|| Template::new(shape, &batch.rules));
+                last = Some(shape);
+            }
         }
     }
     let templates = &templates;
@@ -406,11 +456,11 @@ pub fn solve_batch(
     if threads > 1 && records.len() < threads {
         // Fewer puzzles than threads: each in turn, split across them all.
         return records
-            .iter()
+            .into_iter()
             .map(|r| {
-                let solved = solve_split(r, batch, &batch.limits, threads);
+                let answer = split_record(&r, batch, &batch.limits, threads);
                 progress(1);
-                (r.line, solved)
+                solved(r, answer)
             })
             .collect();
     }
@@ -429,16 +479,17 @@ pub fn solve_batch(
         }
         _ => limits,
     };
-    let is_put_off =
-        |s: &Solved| put_off && matches!(s, Ok((_, a)) if a.verdict == Verdict::Unknown);
+    let is_put_off = |s: &Result<Answer, SudokuError>| {
+        put_off && matches!(s, Ok(a) if a.verdict == Verdict::Unknown)
+    };
     let items: Vec<usize> = (0..records.len()).collect();
     let run = Pool::new(threads).run(
         &items,
-        HashMap::new,
+        Vec::new,
         |solvers, i, _| {
             let record = &records[i];
-            let solved = solve_one(templates, solvers, record, batch, first(record));
-            let nodes = solved.as_ref().map_or(0, |(_, a)| a.nodes);
+            let solved = solve_record(templates, solvers, record, batch, first(record));
+            let nodes = solved.as_ref().map_or(0, |a| a.nodes);
             Ok::<_, Infallible>(Item {
                 value: solved,
                 nodes,
@@ -456,16 +507,25 @@ pub fn solve_batch(
         Err(failed) => match failed.error {},
     };
     // Every item ran (nothing stops this pool): the results are in order.
-    done.into_iter()
-        .map(|(i, item)| {
-            let mut solved = item.value;
-            if is_put_off(&solved) {
-                solved = solve_split(&records[i], batch, limits, threads);
+    // Each record's puzzle moves into its result.
+    let mut records: Vec<Option<Record>> = records.into_iter().map(Some).collect();
+    let results: Vec<(usize, Solved)> = done
+        .into_iter()
+        .filter_map(|(i, item)| {
+            let record = records.get_mut(i)?.take()?;
+            let mut answer = item.value;
+            if is_put_off(&answer) {
+                answer = split_record(&record, batch, limits, threads);
                 progress(1);
             }
-            (records[i].line, solved)
+            Some(solved(record, answer))
         })
-        .collect()
+        .collect();
+    debug_assert!(
+        records.iter().all(Option::is_none),
+        "a record without a result"
+    );
+    results
 }
 
 #[cfg(test)]
