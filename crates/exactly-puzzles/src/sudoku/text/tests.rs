@@ -24,6 +24,35 @@ fn nine_by_nine_lines_with_any_empty_mark() {
 }
 
 #[test]
+fn a_line_of_81_with_a_stray_byte_is_named_where_it_is() {
+    let line = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+    // A byte that is no cell, first, in the middle or last: the quick
+    // read of such lines leaves it to the tokens, which name its column.
+    for (at, stray) in [(0, 'x'), (40, '*'), (80, 'A'), (80, ' ')] {
+        let mut bad = line.to_string();
+        bad.replace_range(at..at + 1, &stray.to_string());
+        let r = parse(&bad, None);
+        let errors: Vec<_> = r.iter().filter_map(|r| r.puzzle.as_ref().err()).collect();
+        assert!(!errors.is_empty(), "{bad:?}");
+        if stray != ' ' {
+            assert!(
+                errors[0]
+                    .to_string()
+                    .contains(&format!("column {}", at + 1)),
+                "{bad:?}: {}",
+                errors[0]
+            );
+        }
+    }
+    // Every digit reads as itself, wherever it is: a whole grid, given.
+    let cells: Vec<u8> = (0..81)
+        .map(|k| ((k / 9 * 3 + k / 27 + k % 9) % 9 + 1) as u8)
+        .collect();
+    let line: String = cells.iter().map(|&v| char::from(b'0' + v)).collect();
+    assert_eq!(one(&line).unwrap().grid.cells(), &cells[..]);
+}
+
+#[test]
 fn sixteen_by_sixteen_alphabets() {
     let hex = "..0....2.....e.8.9..0.1.f.265.7...3..5.8.4....f..6.4b.7....c.9......4....2..6....8..a.60.1...4.93.6f..9.5....0...4...2.1..3f..e.4..5.c..3..b.a.0.2........e.8.b.7.f.2..5.0..1......6.e3...9....7a...9....7.0.f.b..1..f..4..a..0..7..1..a..58.2....5...2..3..7.d.";
     let p = one(hex).unwrap();
