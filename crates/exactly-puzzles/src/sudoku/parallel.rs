@@ -324,17 +324,19 @@ type Templates = HashMap<Shape, Result<Template, SudokuError>>;
 /// at most ([`Shape::MAX_SIZE`]).
 type Solvers<'t> = Vec<(Shape, TemplateSolver<'t>)>;
 
-/// Solves one record's puzzle with the worker's solver for its shape.
+/// Solves one record with the worker's solver for its shape: its error,
+/// if it holds one.
 fn solve_one<'t>(
     templates: &'t Templates,
     solvers: &mut Solvers<'t>,
-    puzzle: &Puzzle,
+    record: &Record,
     batch: &Batch,
     limits: &Limits,
 ) -> Result<Answer, SudokuError> {
+    let puzzle = record.puzzle.as_ref().map_err(Clone::clone)?;
     if puzzle.regions.is_some() {
         // A jigsaw with its own regions: encoded on its own, on this thread.
-        return solve_split(puzzle, batch, limits, 1);
+        return solve_split(record, batch, limits, 1);
     }
     let shape = puzzle.grid.shape();
     let at = match solvers.iter().position(|(s, _)| *s == shape) {
@@ -358,18 +360,20 @@ fn solve_one<'t>(
     solvers[at].1.solve(&puzzle.grid, batch.max_solutions)
 }
 
-/// Solves one record: its puzzle on the worker's solver, or its error.
-fn solve_record<'t>(
-    templates: &'t Templates,
-    solvers: &mut Solvers<'t>,
+/// Solves one record on `threads` threads ([`solve_parallel`]) within
+/// `limits`: its error, if it holds one.
+fn solve_split(
     record: &Record,
     batch: &Batch,
     limits: &Limits,
+    threads: usize,
 ) -> Result<Answer, SudokuError> {
-    match &record.puzzle {
-        Ok(puzzle) => solve_one(templates, solvers, puzzle, batch, limits),
-        Err(e) => Err(e.clone()),
-    }
+    let puzzle = record.puzzle.as_ref().map_err(Clone::clone)?;
+    let rules = match &puzzle.regions {
+        Some(regions) => Cow::Owned(batch.rules.clone().regions(Some(regions.clone()))),
+        None => Cow::Borrowed(&batch.rules),
+    };
+    solve_parallel(&puzzle.grid, batch.max_solutions, &rules, limits, threads)
 }
 
 /// A record's result from its answer: the puzzle moves in with it (no
@@ -380,34 +384,6 @@ fn solved(record: Record, answer: Result<Answer, SudokuError>) -> (usize, Solved
         Err(e) => Err(e),
     };
     (record.line, solved)
-}
-
-/// Solves one puzzle on `threads` threads ([`solve_parallel`]) within
-/// `limits`.
-fn solve_split(
-    puzzle: &Puzzle,
-    batch: &Batch,
-    limits: &Limits,
-    threads: usize,
-) -> Result<Answer, SudokuError> {
-    let rules = match &puzzle.regions {
-        Some(regions) => Cow::Owned(batch.rules.clone().regions(Some(regions.clone()))),
-        None => Cow::Borrowed(&batch.rules),
-    };
-    solve_parallel(&puzzle.grid, batch.max_solutions, &rules, limits, threads)
-}
-
-/// [`solve_split`] for a record: its error, if it holds one.
-fn split_record(
-    record: &Record,
-    batch: &Batch,
-    limits: &Limits,
-    threads: usize,
-) -> Result<Answer, SudokuError> {
-    match &record.puzzle {
-        Ok(puzzle) => solve_split(puzzle, batch, limits, threads),
-        Err(e) => Err(e.clone()),
-    }
 }
 
 /// Solves every record of a batch on [`Batch::threads`] threads and
@@ -458,7 +434,7 @@ pub fn solve_batch(
         return records
             .into_iter()
             .map(|r| {
-                let answer = split_record(&r, batch, &batch.limits, threads);
+                let answer = solve_split(&r, batch, &batch.limits, threads);
                 progress(1);
                 solved(r, answer)
             })
@@ -488,7 +464,7 @@ pub fn solve_batch(
         Vec::new,
         |solvers, i, _| {
             let record = &records[i];
-            let solved = solve_record(templates, solvers, record, batch, first(record));
+            let solved = solve_one(templates, solvers, record, batch, first(record));
             let nodes = solved.as_ref().map_or(0, |a| a.nodes);
             Ok::<_, Infallible>(Item {
                 value: solved,
@@ -515,7 +491,7 @@ pub fn solve_batch(
             let record = records.get_mut(i)?.take()?;
             let mut answer = item.value;
             if is_put_off(&answer) {
-                answer = split_record(&record, batch, limits, threads);
+                answer = solve_split(&record, batch, limits, threads);
                 progress(1);
             }
             Some(solved(record, answer))
