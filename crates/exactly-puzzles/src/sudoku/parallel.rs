@@ -482,26 +482,22 @@ pub fn solve_batch(
         Ok(run) => run.items,
         Err(failed) => match failed.error {},
     };
-    // Every item ran (nothing stops this pool): the results are in order.
-    // Each record's puzzle moves into its result.
-    let mut records: Vec<Option<Record>> = records.into_iter().map(Some).collect();
-    let results: Vec<(usize, Solved)> = done
-        .into_iter()
-        .filter_map(|(i, item)| {
-            let record = records.get_mut(i)?.take()?;
+    // Every item ran (nothing stops this pool), and the run gives them by
+    // index: each record's puzzle moves into its result.
+    debug_assert_eq!(done.len(), records.len());
+    done.into_iter()
+        .zip(records)
+        .enumerate()
+        .map(|(k, ((i, item), record))| {
+            debug_assert_eq!(i, k, "the run gives its items by index");
             let mut answer = item.value;
             if is_put_off(&answer) {
                 answer = solve_split(&record, batch, limits, threads);
                 progress(1);
             }
-            Some(solved(record, answer))
+            solved(record, answer)
         })
-        .collect();
-    debug_assert!(
-        records.iter().all(Option::is_none),
-        "a record without a result"
-    );
-    results
+        .collect()
 }
 
 #[cfg(test)]
