@@ -259,15 +259,16 @@ const NOT_A_CELL: u8 = 0x80;
 /// [`NOT_A_CELL`].
 const QUICK_CELL: [u8; 256] = {
     let mut t = [NOT_A_CELL; 256];
-    let mut d = 1;
-    while d <= 9 {
-        t[b'0' as usize + d] = d as u8;
-        d += 1;
+    let mut b = 0;
+    while b < 128 {
+        let c = b as u8;
+        if c.is_ascii_digit() {
+            t[b] = c - b'0';
+        } else if is_empty_mark(c as char) {
+            t[b] = 0;
+        }
+        b += 1;
     }
-    t[b'0' as usize] = 0;
-    t[b'.' as usize] = 0;
-    t[b'-' as usize] = 0;
-    t[b'_' as usize] = 0;
     t
 };
 

@@ -195,7 +195,7 @@ const ZERO_BASED: &[u8] = b"0123456789abcdefghijklmnopqrstuvwxyz";
 const LETTERS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
 /// Characters that mark an empty cell (`0` too, unless it is a symbol).
-pub(super) fn is_empty_mark(c: char) -> bool {
+pub(super) const fn is_empty_mark(c: char) -> bool {
     matches!(c, '.' | '-' | '_')
 }
 
