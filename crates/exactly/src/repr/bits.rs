@@ -184,15 +184,23 @@ impl Bits {
     }
 
     /// Makes room for the state of level `l`.
+    #[inline(always)]
     fn reserve(&mut self, l: usize) {
         if self.avail.len() < (l + 1) * self.w {
-            self.avail.resize((l + 1) * self.w, 0);
-            self.cand.resize((l + 1) * self.w, 0);
-            self.open.resize((l + 1) * self.wi, 0);
-            if !self.row_live.is_empty() {
-                self.live.resize(l + 1, 0);
-                self.cand_live.resize(l + 1, 0);
-            }
+            self.grow(l);
+        }
+    }
+
+    /// [`reserve`](Self::reserve)'s growth, out of the search loop's way.
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self, l: usize) {
+        self.avail.resize((l + 1) * self.w, 0);
+        self.cand.resize((l + 1) * self.w, 0);
+        self.open.resize((l + 1) * self.wi, 0);
+        if !self.row_live.is_empty() {
+            self.live.resize(l + 1, 0);
+            self.cand_live.resize(l + 1, 0);
         }
     }
 
@@ -237,10 +245,11 @@ impl Bits {
         n
     }
 
-    /// [`Structure::choose`] over live words: a count stops as soon as it
-    /// cannot beat the best so far (nor tie it, with `rng`).
+    /// [`Structure::choose_len`] over live words: a count stops as soon as
+    /// it cannot beat the best so far (nor tie it, with `rng`), so the
+    /// best's own count is whole.
     #[inline(always)]
-    fn choose_live(&mut self, rng: &mut Option<u64>, enough: u32) -> u32 {
+    fn choose_live(&mut self, rng: &mut Option<u64>, enough: u32) -> (u32, u32) {
         let mut best = 0;
         let mut t = u32::MAX;
         let mut ties = 0u64;
@@ -268,12 +277,12 @@ impl Bits {
                 }
             }
         }
-        best
+        (best, t)
     }
 }
 
 /// [`Bits`] with `W` words per option set and `WI` per primary-item set
-/// known when compiling (0: read from the structure), so that the loops
+/// known when compiling (both at least 1), so that the loops
 /// over words unroll and keep the words in registers. The search runs on
 /// it for up to eight words of options and one of items
 /// ([`dispatch`]).
@@ -333,23 +342,15 @@ impl<const W: usize, const WI: usize> Fixed<'_, W, WI> {
     /// Words per option set.
     #[inline(always)]
     fn w(&self) -> usize {
-        debug_assert!(W == 0 || W == self.0.w);
-        if W == 0 {
-            self.0.w
-        } else {
-            W
-        }
+        debug_assert_eq!(W, self.0.w);
+        W
     }
 
     /// Words per primary-item set.
     #[inline(always)]
     fn wi(&self) -> usize {
-        debug_assert!(WI == 0 || WI == self.0.wi);
-        if WI == 0 {
-            self.0.wi
-        } else {
-            WI
-        }
+        debug_assert_eq!(WI, self.0.wi);
+        WI
     }
 
     /// Available options of primary item `p` at the current level.
@@ -400,6 +401,13 @@ impl<const W: usize, const WI: usize> Structure for Fixed<'_, W, WI> {
 
     #[inline(always)]
     fn choose(&mut self, rng: &mut Option<u64>, enough: u32) -> u32 {
+        self.choose_len(rng, enough).0
+    }
+
+    /// The scan counts each item's options, so the chosen item's count
+    /// comes with it instead of being counted again.
+    #[inline(always)]
+    fn choose_len(&mut self, rng: &mut Option<u64>, enough: u32) -> (u32, u32) {
         let mut best = 0;
         let mut t = u32::MAX;
         let wi = self.wi();
@@ -415,12 +423,12 @@ impl<const W: usize, const WI: usize> Structure for Fixed<'_, W, WI> {
                         best = p;
                         t = s;
                         if t <= enough {
-                            return best;
+                            return (best, t);
                         }
                     }
                 }
             }
-            return best;
+            return (best, t);
         };
         let mut ties = 0u64;
         for k in 0..wi {
@@ -432,7 +440,7 @@ impl<const W: usize, const WI: usize> Structure for Fixed<'_, W, WI> {
                 pick(p, s, &mut best, &mut t, &mut ties, state);
             }
         }
-        best
+        (best, t)
     }
 
     #[inline(always)]
@@ -447,9 +455,13 @@ impl<const W: usize, const WI: usize> Structure for Fixed<'_, W, WI> {
         let l = b.cur;
         b.reserve(l + 1);
         let row = frame.item as usize * w;
+        // The vectors as local slices: a write through a field's vector
+        // could, for all the compiler knows, move the others, whose
+        // pointers it would then read again at each word.
+        let (avail, opts, cand) = (&b.avail[..], &b.opts[..], &mut b.cand[..]);
         for k in 0..w {
-            let v = b.avail.at((l * w + k) as u32) & b.opts.at((row + k) as u32);
-            *b.cand.at_mut((l * w + k) as u32) = v;
+            *cand.at_mut((l * w + k) as u32) =
+                avail.at((l * w + k) as u32) & opts.at((row + k) as u32);
         }
         frame.state = Level {
             next: 0,
@@ -479,14 +491,17 @@ impl<const W: usize, const WI: usize> Structure for Fixed<'_, W, WI> {
         frame.k += 1;
         let (from, to) = (l * w, (l + 1) * w);
         let row = o * w;
+        // Local slices, as in `enter`.
+        let (avail, conflict) = (&mut b.avail[..], &b.conflict[..]);
         for j in 0..w {
-            let v = b.avail.at((from + j) as u32) & !b.conflict.at((row + j) as u32);
-            *b.avail.at_mut((to + j) as u32) = v;
+            let v = avail.at((from + j) as u32) & !conflict.at((row + j) as u32);
+            *avail.at_mut((to + j) as u32) = v;
         }
+        let (open, covers) = (&mut b.open[..], &b.covers[..]);
         let (from, to, row) = (l * wi, (l + 1) * wi, o * wi);
         for j in 0..wi {
-            let v = b.open.at((from + j) as u32) & !b.covers.at((row + j) as u32);
-            *b.open.at_mut((to + j) as u32) = v;
+            let v = open.at((from + j) as u32) & !covers.at((row + j) as u32);
+            *open.at_mut((to + j) as u32) = v;
         }
         b.cur = l + 1;
         Some(o as u32)
@@ -555,6 +570,12 @@ impl Structure for Bits {
 
     #[inline(always)]
     fn choose(&mut self, rng: &mut Option<u64>, enough: u32) -> u32 {
+        self.choose_len(rng, enough).0
+    }
+
+    /// As [`Fixed`]'s: the chosen item's count comes from the scan.
+    #[inline(always)]
+    fn choose_len(&mut self, rng: &mut Option<u64>, enough: u32) -> (u32, u32) {
         if !self.row_live.is_empty() {
             return self.choose_live(rng, enough);
         }
@@ -582,7 +603,7 @@ impl Structure for Bits {
                 }
             }
         }
-        best
+        (best, t)
     }
 
     #[inline(always)]
@@ -594,26 +615,30 @@ impl Structure for Bits {
         }
     }
 
+    #[inline(always)]
     fn enter(&mut self, frame: &mut Frame<Level>) {
         let l = self.cur;
         self.reserve(l + 1);
         let w = self.w;
         let row = frame.item as usize * w;
+        // Local slices, as in `Fixed`'s `enter`.
+        let (avail, opts, cand) = (&self.avail[..], &self.opts[..], &mut self.cand[..]);
         if self.row_live.is_empty() {
             for k in 0..w {
-                self.cand[l * w + k] = self.avail[l * w + k] & self.opts[row + k];
+                *cand.at_mut((l * w + k) as u32) =
+                    avail.at((l * w + k) as u32) & opts.at((row + k) as u32);
             }
         } else {
-            let mut m = self.live[l] & self.row_live[frame.item as usize];
+            let mut m = self.live.at(l as u32) & self.row_live.at(frame.item);
             let mut live = 0;
             while m != 0 {
                 let k = m.trailing_zeros() as usize;
                 m &= m - 1;
-                let v = self.avail[l * w + k] & self.opts[row + k];
-                self.cand[l * w + k] = v;
+                let v = avail.at((l * w + k) as u32) & opts.at((row + k) as u32);
+                *cand.at_mut((l * w + k) as u32) = v;
                 live |= u64::from(v != 0) << k;
             }
-            self.cand_live[l] = live;
+            *self.cand_live.at_mut(l as u32) = live;
         }
         frame.state = Level {
             next: 0,
@@ -656,10 +681,12 @@ impl Structure for Bits {
         frame.k += 1;
         let (from, to) = (l * w, (l + 1) * w);
         let row = o * w;
+        // Local slices, as in `Fixed`'s `enter`.
+        let (avail, conflict) = (&mut self.avail[..], &self.conflict[..]);
         if self.row_live.is_empty() {
             for j in 0..w {
-                let v = self.avail.at((from + j) as u32) & !self.conflict.at((row + j) as u32);
-                *self.avail.at_mut((to + j) as u32) = v;
+                let v = avail.at((from + j) as u32) & !conflict.at((row + j) as u32);
+                *avail.at_mut((to + j) as u32) = v;
             }
         } else {
             let mut m = self.live.at(l as u32);
@@ -667,17 +694,18 @@ impl Structure for Bits {
             while m != 0 {
                 let j = m.trailing_zeros() as usize;
                 m &= m - 1;
-                let v = self.avail.at((from + j) as u32) & !self.conflict.at((row + j) as u32);
-                *self.avail.at_mut((to + j) as u32) = v;
+                let v = avail.at((from + j) as u32) & !conflict.at((row + j) as u32);
+                *avail.at_mut((to + j) as u32) = v;
                 live |= u64::from(v != 0) << j;
             }
             *self.live.at_mut(l as u32 + 1) = live;
         }
         let wi = self.wi;
+        let (open, covers) = (&mut self.open[..], &self.covers[..]);
         let (from, to, row) = (l * wi, (l + 1) * wi, o * wi);
         for j in 0..wi {
-            let v = self.open.at((from + j) as u32) & !self.covers.at((row + j) as u32);
-            *self.open.at_mut((to + j) as u32) = v;
+            let v = open.at((from + j) as u32) & !covers.at((row + j) as u32);
+            *open.at_mut((to + j) as u32) = v;
         }
         self.cur = l + 1;
         Some(o as u32)
@@ -778,10 +806,19 @@ mod tests {
                 }
                 for enough in [0, 1, 2] {
                     assert_eq!(a.choose(&mut None, enough), b.choose(&mut None, enough));
+                    // The count that comes with the choice is the item's.
+                    for s in [&mut a, &mut b] {
+                        let (i, d) = s.choose_len(&mut None, enough);
+                        assert_eq!(d, s.len(i), "item {i} at depth {depth}");
+                    }
                 }
                 let (mut ra, mut rb) = (Some(rng), Some(rng));
                 assert_eq!(a.choose(&mut ra, 0), b.choose(&mut rb, 0));
                 assert_eq!(ra, rb);
+                let (mut ra, mut rb) = (Some(rng), Some(rng));
+                let (ia, da) = a.choose_len(&mut ra, 0);
+                assert_eq!((ia, da), b.choose_len(&mut rb, 0));
+                assert_eq!(da, a.len(ia));
                 let i = a.choose(&mut None, 0);
                 let d = a.len(i);
                 if d == 0 {
@@ -792,6 +829,64 @@ mod tests {
                 b.enter(&mut fb);
                 for _ in 0..=next_random(&mut rng) % u64::from(d) {
                     assert_eq!(a.next_option(&mut fa), b.next_option(&mut fb));
+                }
+                depth += 1;
+            }
+            deepest = deepest.max(depth);
+        }
+        assert!(deepest >= 3, "the walks went {deepest} levels deep");
+    }
+
+    #[test]
+    fn fixed_words_choose_count_and_commit_as_the_structure_does() {
+        // 30 primary items, the pairs of them at most 7 apart (189
+        // options, 3 words per set), and a secondary item with two colors.
+        let n = 30u32;
+        let mut text = String::new();
+        for i in 0..n {
+            text.push_str(&format!("p{i} "));
+        }
+        text.push_str("| s\n");
+        for i in 0..n {
+            for j in i + 1..n.min(i + 8) {
+                text.push_str(&format!("p{i} p{j} s:{}\n", (i + j) % 2));
+            }
+        }
+        let problem = crate::format::parse_dlx(&text).unwrap();
+        let bits = Bits::new(&problem);
+        assert_eq!((bits.words(), bits.item_words()), (3, 1));
+        let mut rng = 11u64;
+        let mut deepest = 0;
+        for _ in 0..40 {
+            let (mut a, mut plain) = (bits.clone(), bits.clone());
+            let b = &mut Fixed::<3, 1>(&mut a);
+            let mut depth = 0;
+            while b.primaries_left() > 0 {
+                assert_eq!(b.primaries_left(), plain.primaries_left());
+                for p in 0..n {
+                    assert_eq!(b.is_open(p), plain.is_open(p));
+                    if b.is_open(p) {
+                        assert_eq!(b.len(p), plain.len(p), "item {p} at depth {depth}");
+                    }
+                }
+                for enough in [0, 1, 2] {
+                    let (i, d) = b.choose_len(&mut None, enough);
+                    assert_eq!((i, d), plain.choose_len(&mut None, enough));
+                    assert_eq!(d, plain.len(i));
+                }
+                let (mut ra, mut rb) = (Some(rng), Some(rng));
+                let (i, d) = b.choose_len(&mut ra, 0);
+                assert_eq!((i, d), plain.choose_len(&mut rb, 0));
+                assert_eq!((ra, d), (rb, plain.len(i)));
+                let (i, d) = b.choose_len(&mut None, 0);
+                if d == 0 {
+                    break;
+                }
+                let (mut fa, mut fb) = (Frame::new(i, d), Frame::new(i, d));
+                b.enter(&mut fa);
+                plain.enter(&mut fb);
+                for _ in 0..=next_random(&mut rng) % u64::from(d) {
+                    assert_eq!(b.next_option(&mut fa), plain.next_option(&mut fb));
                 }
                 depth += 1;
             }

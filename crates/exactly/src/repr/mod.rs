@@ -192,6 +192,13 @@ pub(crate) trait Structure {
     /// first item with at most `enough` options (0 keeps DLX1's tree).
     fn choose(&mut self, rng: &mut Option<u64>, enough: u32) -> u32;
     fn len(&self, item: u32) -> u32;
+    /// [`choose`](Structure::choose), with the chosen item's
+    /// [`len`](Structure::len).
+    #[inline(always)]
+    fn choose_len(&mut self, rng: &mut Option<u64>, enough: u32) -> (u32, u32) {
+        let i = self.choose(rng, enough);
+        (i, self.len(i))
+    }
     /// Covers `frame.item` and prepares to try its options.
     fn enter(&mut self, frame: &mut Frame<Self::Level>);
     /// Undoes the previous option of the frame, if any, and commits the next

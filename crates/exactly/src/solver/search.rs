@@ -566,8 +566,7 @@ impl<'p, L> Solver<'p, L> {
                         continue;
                     }
                     // C3: choose the item with the fewest options.
-                    let i = st.choose(&mut self.rng, enough);
-                    let d = st.len(i);
+                    let (i, d) = st.choose_len(&mut self.rng, enough);
                     if tracing {
                         let item = st.item_id(i);
                         self.emit(TraceEvent::Choose {
