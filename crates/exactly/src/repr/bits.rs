@@ -771,23 +771,74 @@ mod tests {
     use super::*;
     use crate::repr::next_random;
 
-    #[test]
-    fn live_words_choose_and_count_as_dense_rows_do() {
-        // 40 primary items, every pair an option (780 options, 13 words per
-        // set), and a secondary item with three colors.
-        let n = 40u32;
+    /// Primary items `p0`..`p{n-1}` and a secondary item `s`, with an
+    /// option for each pair of them at most `span` apart, giving `s` the
+    /// color `color(i, j)`.
+    fn pairs(n: u32, span: u32, color: impl Fn(u32, u32) -> u32) -> crate::Problem {
         let mut text = String::new();
         for i in 0..n {
             text.push_str(&format!("p{i} "));
         }
         text.push_str("| s\n");
         for i in 0..n {
-            for j in i + 1..n {
-                text.push_str(&format!("p{i} p{j} s:{}\n", (i * j) % 3));
+            for j in i + 1..n.min(i + span + 1) {
+                text.push_str(&format!("p{i} p{j} s:{}\n", color(i, j)));
             }
         }
-        let problem = crate::format::parse_dlx(&text).unwrap();
-        let live = Bits::new(&problem);
+        crate::format::parse_dlx(&text).unwrap()
+    }
+
+    /// Walks `a` and `b` down one random path together, checking at each
+    /// level that they agree on the items left, each open item's count,
+    /// the choice (with and without `enough`, and at random with the same
+    /// seed) with its count, and the options committed; returns the depth
+    /// reached.
+    fn walk_together<A, B>(a: &mut A, b: &mut B, n: u32, rng: &mut u64) -> usize
+    where
+        A: Structure<Level = Level>,
+        B: Structure<Level = Level>,
+    {
+        let mut depth = 0;
+        while a.primaries_left() > 0 {
+            assert_eq!(a.primaries_left(), b.primaries_left());
+            for p in 0..n {
+                assert_eq!(a.is_open(p), b.is_open(p));
+                if a.is_open(p) {
+                    assert_eq!(a.len(p), b.len(p), "item {p} at depth {depth}");
+                }
+            }
+            for enough in [0, 1, 2] {
+                let (i, d) = a.choose_len(&mut None, enough);
+                assert_eq!((i, d), b.choose_len(&mut None, enough));
+                assert_eq!(i, a.choose(&mut None, enough));
+                // The count that comes with the choice is the item's.
+                assert_eq!(d, a.len(i), "item {i} at depth {depth}");
+            }
+            let (mut ra, mut rb) = (Some(*rng), Some(*rng));
+            let (i, d) = a.choose_len(&mut ra, 0);
+            assert_eq!((i, d), b.choose_len(&mut rb, 0));
+            assert_eq!((ra, d), (rb, a.len(i)));
+            let (i, d) = a.choose_len(&mut None, 0);
+            if d == 0 {
+                break;
+            }
+            let (mut fa, mut fb) = (Frame::new(i, d), Frame::new(i, d));
+            a.enter(&mut fa);
+            b.enter(&mut fb);
+            for _ in 0..=next_random(rng) % u64::from(d) {
+                assert_eq!(a.next_option(&mut fa), b.next_option(&mut fb));
+            }
+            depth += 1;
+        }
+        depth
+    }
+
+    #[test]
+    fn live_words_choose_and_count_as_dense_rows_do() {
+        // 40 primary items, every pair an option (780 options, 13 words per
+        // set), and a secondary item with three colors.
+        let n = 40u32;
+        let live = Bits::new(&pairs(n, n, |i, j| (i * j) % 3));
         assert!(!live.row_live.is_empty());
         let mut dense = live.clone();
         dense.row_live.clear();
@@ -795,44 +846,7 @@ mod tests {
         let mut deepest = 0;
         for _ in 0..40 {
             let (mut a, mut b) = (live.clone(), dense.clone());
-            let mut depth = 0;
-            while a.primaries_left() > 0 {
-                assert_eq!(a.primaries_left(), b.primaries_left());
-                for p in 0..n {
-                    assert_eq!(a.is_open(p), b.is_open(p));
-                    if a.is_open(p) {
-                        assert_eq!(a.len(p), b.len(p), "item {p} at depth {depth}");
-                    }
-                }
-                for enough in [0, 1, 2] {
-                    assert_eq!(a.choose(&mut None, enough), b.choose(&mut None, enough));
-                    // The count that comes with the choice is the item's.
-                    for s in [&mut a, &mut b] {
-                        let (i, d) = s.choose_len(&mut None, enough);
-                        assert_eq!(d, s.len(i), "item {i} at depth {depth}");
-                    }
-                }
-                let (mut ra, mut rb) = (Some(rng), Some(rng));
-                assert_eq!(a.choose(&mut ra, 0), b.choose(&mut rb, 0));
-                assert_eq!(ra, rb);
-                let (mut ra, mut rb) = (Some(rng), Some(rng));
-                let (ia, da) = a.choose_len(&mut ra, 0);
-                assert_eq!((ia, da), b.choose_len(&mut rb, 0));
-                assert_eq!(da, a.len(ia));
-                let i = a.choose(&mut None, 0);
-                let d = a.len(i);
-                if d == 0 {
-                    break;
-                }
-                let (mut fa, mut fb) = (Frame::new(i, d), Frame::new(i, d));
-                a.enter(&mut fa);
-                b.enter(&mut fb);
-                for _ in 0..=next_random(&mut rng) % u64::from(d) {
-                    assert_eq!(a.next_option(&mut fa), b.next_option(&mut fb));
-                }
-                depth += 1;
-            }
-            deepest = deepest.max(depth);
+            deepest = deepest.max(walk_together(&mut a, &mut b, n, &mut rng));
         }
         assert!(deepest >= 3, "the walks went {deepest} levels deep");
     }
@@ -842,55 +856,14 @@ mod tests {
         // 30 primary items, the pairs of them at most 7 apart (189
         // options, 3 words per set), and a secondary item with two colors.
         let n = 30u32;
-        let mut text = String::new();
-        for i in 0..n {
-            text.push_str(&format!("p{i} "));
-        }
-        text.push_str("| s\n");
-        for i in 0..n {
-            for j in i + 1..n.min(i + 8) {
-                text.push_str(&format!("p{i} p{j} s:{}\n", (i + j) % 2));
-            }
-        }
-        let problem = crate::format::parse_dlx(&text).unwrap();
-        let bits = Bits::new(&problem);
+        let bits = Bits::new(&pairs(n, 7, |i, j| (i + j) % 2));
         assert_eq!((bits.words(), bits.item_words()), (3, 1));
         let mut rng = 11u64;
         let mut deepest = 0;
         for _ in 0..40 {
             let (mut a, mut plain) = (bits.clone(), bits.clone());
-            let b = &mut Fixed::<3, 1>(&mut a);
-            let mut depth = 0;
-            while b.primaries_left() > 0 {
-                assert_eq!(b.primaries_left(), plain.primaries_left());
-                for p in 0..n {
-                    assert_eq!(b.is_open(p), plain.is_open(p));
-                    if b.is_open(p) {
-                        assert_eq!(b.len(p), plain.len(p), "item {p} at depth {depth}");
-                    }
-                }
-                for enough in [0, 1, 2] {
-                    let (i, d) = b.choose_len(&mut None, enough);
-                    assert_eq!((i, d), plain.choose_len(&mut None, enough));
-                    assert_eq!(d, plain.len(i));
-                }
-                let (mut ra, mut rb) = (Some(rng), Some(rng));
-                let (i, d) = b.choose_len(&mut ra, 0);
-                assert_eq!((i, d), plain.choose_len(&mut rb, 0));
-                assert_eq!((ra, d), (rb, plain.len(i)));
-                let (i, d) = b.choose_len(&mut None, 0);
-                if d == 0 {
-                    break;
-                }
-                let (mut fa, mut fb) = (Frame::new(i, d), Frame::new(i, d));
-                b.enter(&mut fa);
-                plain.enter(&mut fb);
-                for _ in 0..=next_random(&mut rng) % u64::from(d) {
-                    assert_eq!(b.next_option(&mut fa), plain.next_option(&mut fb));
-                }
-                depth += 1;
-            }
-            deepest = deepest.max(depth);
+            let fixed = &mut Fixed::<3, 1>(&mut a);
+            deepest = deepest.max(walk_together(fixed, &mut plain, n, &mut rng));
         }
         assert!(deepest >= 3, "the walks went {deepest} levels deep");
     }
