@@ -74,8 +74,7 @@ impl<'p, L> Solver<'p, L> {
             if st.primaries_left() == 0 {
                 break weight;
             }
-            let i = st.choose(&mut None, 0);
-            let d = st.len(i);
+            let (i, d) = st.choose_len(&mut None, 0);
             if d == 0 {
                 break 0.0;
             }
@@ -202,15 +201,13 @@ impl<'p, L> Solver<'p, L> {
             if st.primaries_left() == 0 {
                 break false;
             }
-            let i = st.choose(&mut None, 1);
-            let d = st.len(i);
+            let (i, d) = st.choose_len(&mut None, 1);
             if d != 1 {
                 break d > 1;
             }
             if self.level == max {
                 // Only a full scan shows that no item has none here.
-                let i = st.choose(&mut None, 0);
-                break st.len(i) > 0;
+                break st.choose_len(&mut None, 0).1 > 0;
             }
             let l = self.open_level(frames, Frame::new(i, d));
             st.enter(&mut frames[l]);
@@ -251,8 +248,8 @@ impl<'p, L> Solver<'p, L> {
                 return Err(PrefixError::TooLong { level: l });
             }
             let enough = u32::from(quick && l + 1 < prefix.len());
-            let i = st.choose(&mut None, enough);
-            self.open_level(frames, Frame::new(i, st.len(i)));
+            let (i, d) = st.choose_len(&mut None, enough);
+            self.open_level(frames, Frame::new(i, d));
             st.enter(&mut frames[l]);
             // The options before the target are passed over, not tried.
             let Some(x) = st.take(&mut frames[l], target) else {
