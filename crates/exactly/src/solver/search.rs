@@ -312,20 +312,21 @@ impl<'p, L> Solver<'p, L> {
         result
     }
 
-    /// The item DLX1 branches on at the current node; `None` at a solution.
-    fn branching_item<S: Structure>(st: &mut S) -> Option<u32> {
-        (st.primaries_left() > 0).then(|| st.choose(&mut None, 0))
+    /// The item DLX1 branches on at the current node, with its count of
+    /// options; `None` at a solution.
+    fn branching_item<S: Structure>(st: &mut S) -> Option<(u32, u32)> {
+        (st.primaries_left() > 0).then(|| st.choose_len(&mut None, 0))
     }
 
     pub(super) fn degree_at<S: Structure>(st: &mut S) -> u32 {
-        Self::branching_item(st).map_or(0, |i| st.len(i))
+        Self::branching_item(st).map_or(0, |(_, d)| d)
     }
 
     pub(super) fn branch_at<S: Structure>(st: &mut S) -> Branch {
-        let Some(i) = Self::branching_item(st) else {
+        let Some((i, d)) = Self::branching_item(st) else {
             return Branch::Solution;
         };
-        let mut frame = Frame::<S::Level>::new(i, st.len(i));
+        let mut frame = Frame::<S::Level>::new(i, d);
         st.enter(&mut frame);
         let mut options = Vec::with_capacity(frame.d as usize);
         while let Some(x) = st.next_option(&mut frame) {
