@@ -663,9 +663,9 @@ impl<'p, L> Search<'p, L> {
     #[inline]
     fn exclude(&mut self, o: u32) {
         if self.lists {
-            self.exclude_in::<true>(o);
+            self.exclude_in::<true, true>(o);
         } else {
-            self.exclude_in::<false>(o);
+            self.exclude_in::<false, true>(o);
         }
     }
 
@@ -674,16 +674,19 @@ impl<'p, L> Search<'p, L> {
     /// option also leaves its primary items' linked lists. A constant, so
     /// that each search compiles its own loop without the test.
     #[inline(always)]
-    fn exclude_in<const LISTS: bool>(&mut self, o: u32) {
+    fn exclude_in<const LISTS: bool, const TRAIL: bool>(&mut self, o: u32) {
         if self.is_available(o) {
-            self.exclude_available::<LISTS>(o);
+            self.exclude_available::<LISTS, TRAIL>(o);
         }
     }
 
     /// [`exclude_in`](Self::exclude_in) for option `o`, known to be
-    /// available: the walks over bits find only such options.
+    /// available: the walks over bits find only such options. Without
+    /// `TRAIL` the option is not put on the trail: for the exclusions of a
+    /// choice at a level that saves the state (see
+    /// [`Search::snapshot_levels`]), which the copy takes back.
     #[inline(always)]
-    fn exclude_available<const LISTS: bool>(&mut self, o: u32) {
+    fn exclude_available<const LISTS: bool, const TRAIL: bool>(&mut self, o: u32) {
         *self.available.at_mut(o >> 6) &= !(1 << (o & 63));
         let (start, end) = (self.option_start.at(o), self.option_start.at(o + 1));
         for k in start..end {
@@ -698,7 +701,9 @@ impl<'p, L> Search<'p, L> {
             }
         }
         self.stats.updates += 1;
-        self.trail.push(o);
+        if TRAIL {
+            self.trail.push(o);
+        }
     }
 
     /// Takes back the exclusions on the trail past `mark`.
@@ -766,10 +771,17 @@ impl<'p, L> Search<'p, L> {
     /// least `t` minus the new cost so far can never be chosen below (the
     /// cost only grows downward and `t` only falls), so, as in Knuth's DLX5,
     /// only the options cheaper than that are excluded: each item's list is
-    /// by cost, and the scan stops at the first that is not.
-    fn choose(&mut self, o: u32) {
+    /// by cost, and the scan stops at the first that is not. Without
+    /// `TRAIL` (a level that saves the state, never in a search by cost)
+    /// the exclusions stay off the trail.
+    fn choose<const TRAIL: bool>(&mut self, o: u32) {
         let problem = self.problem;
-        self.exclude(o);
+        debug_assert!(TRAIL || !self.lists);
+        if self.lists {
+            self.exclude_in::<true, true>(o);
+        } else {
+            self.exclude_in::<false, TRAIL>(o);
+        }
         self.chosen.push(OptionId(o));
         self.cost += u128::from(problem.cost(OptionId(o)));
         let room = match self.threshold {
@@ -785,7 +797,7 @@ impl<'p, L> Search<'p, L> {
                         let head = self.list.len() + i;
                         let mut k = self.next(head);
                         while k != head && u128::from(self.list_cost[k]) < room {
-                            self.exclude_in::<true>(self.list[k].0);
+                            self.exclude_in::<true, true>(self.list[k].0);
                             k = self.next(k);
                         }
                     } else if room == u128::MAX {
@@ -795,12 +807,12 @@ impl<'p, L> Search<'p, L> {
                         // long list is gone by then.
                         let i = i as u32;
                         if self.has_slots(i) {
-                            self.exclude_by_bits(i);
+                            self.exclude_by_bits::<TRAIL>(i);
                         } else if self.available_count.at(i) > 0 {
                             for k in self.options_of(e.item.0) {
                                 let other = self.list.at(k as u32).0;
                                 if self.is_available(other) {
-                                    self.exclude_in::<false>(other);
+                                    self.exclude_in::<false, TRAIL>(other);
                                     if self.available_count.at(i) == 0 {
                                         break;
                                     }
@@ -809,7 +821,7 @@ impl<'p, L> Search<'p, L> {
                         }
                     } else {
                         for k in self.below(e.item.0, room) {
-                            self.exclude_in::<false>(self.list.at(k as u32).0);
+                            self.exclude_in::<false, TRAIL>(self.list.at(k as u32).0);
                         }
                     }
                     // Leave the live items: swap with the last one.
@@ -831,9 +843,9 @@ impl<'p, L> Search<'p, L> {
                     continue;
                 }
                 if self.lists {
-                    self.exclude_clashing::<true>(e.item.0, e.color, room);
+                    self.exclude_clashing::<true, true>(e.item.0, e.color, room);
                 } else {
-                    self.exclude_clashing::<false>(e.item.0, e.color, room);
+                    self.exclude_clashing::<false, TRAIL>(e.item.0, e.color, room);
                 }
             }
         }
@@ -843,7 +855,12 @@ impl<'p, L> Search<'p, L> {
     /// `color` (all of them when it is [`ColorId::NONE`]) and cost less
     /// than `room` ([`exclude_in`](Self::exclude_in) for `LISTS`).
     #[inline(always)]
-    fn exclude_clashing<const LISTS: bool>(&mut self, item: u32, color: ColorId, room: u128) {
+    fn exclude_clashing<const LISTS: bool, const TRAIL: bool>(
+        &mut self,
+        item: u32,
+        color: ColorId,
+        room: u128,
+    ) {
         let any = color.is_none();
         if self.has_slots(item) {
             let colors = if any {
@@ -855,7 +872,7 @@ impl<'p, L> Search<'p, L> {
                     .map(|at| Some(self.color_start[at].2))
             };
             if let Some(colors) = colors {
-                self.exclude_clashing_by_bits::<LISTS>(item, colors, room);
+                self.exclude_clashing_by_bits::<LISTS, TRAIL>(item, colors, room);
                 return;
             }
         }
@@ -865,7 +882,7 @@ impl<'p, L> Search<'p, L> {
             // options (gone already, or of this color). Alone, the test of
             // availability goes either way at random.
             if (any | (c != color)) & self.is_available(other) {
-                self.exclude_in::<LISTS>(other);
+                self.exclude_in::<LISTS, TRAIL>(other);
             }
         }
     }
@@ -880,7 +897,7 @@ impl<'p, L> Search<'p, L> {
     /// Excludes the available options of primary `item`, which has slots,
     /// in list order, until it has none left.
     #[inline(always)]
-    fn exclude_by_bits(&mut self, item: u32) {
+    fn exclude_by_bits<const TRAIL: bool>(&mut self, item: u32) {
         let (start, end) = self.item_slots.at(item);
         for r in start..end {
             let at = self.slot_word.at(r);
@@ -888,7 +905,7 @@ impl<'p, L> Search<'p, L> {
             while word != 0 {
                 let o = at << 6 | word.trailing_zeros();
                 word &= word - 1;
-                self.exclude_available::<false>(o);
+                self.exclude_available::<false, TRAIL>(o);
             }
             if self.available_count.at(item) == 0 {
                 break;
@@ -901,7 +918,7 @@ impl<'p, L> Search<'p, L> {
     /// bits start at `colors` in [`Search::color_bits`] (none: all of
     /// them); [`exclude_in`](Self::exclude_in) for `LISTS`.
     #[inline(always)]
-    fn exclude_clashing_by_bits<const LISTS: bool>(
+    fn exclude_clashing_by_bits<const LISTS: bool, const TRAIL: bool>(
         &mut self,
         item: u32,
         colors: Option<u32>,
@@ -931,7 +948,7 @@ impl<'p, L> Search<'p, L> {
                 let o = at << 6 | word.trailing_zeros();
                 word &= word - 1;
                 if every || self.option_cost.at(o) < room {
-                    self.exclude_available::<LISTS>(o);
+                    self.exclude_available::<LISTS, TRAIL>(o);
                 }
             }
         }
@@ -1392,10 +1409,18 @@ impl<'p, L> Search<'p, L> {
             if let Some(o) = candidate {
                 frame.next += 1;
                 frame.current = Some(o);
-                if stack.len() <= self.snapshot_levels {
+                // A level that saves the state takes the choice back with
+                // the copy: its exclusions need not go on the trail, except
+                // for `check`, which reads the flags from the trail.
+                if stack.len() <= self.snapshot_levels && !cfg!(feature = "debug-checks") {
                     self.save(stack.len() - 1);
+                    self.choose::<false>(o);
+                } else {
+                    if stack.len() <= self.snapshot_levels {
+                        self.save(stack.len() - 1);
+                    }
+                    self.choose::<true>(o);
                 }
-                self.choose(o);
                 enter = true;
             } else if frame.none_allowed && !frame.none_done {
                 // Close item `frame.item`: the candidates tried are excluded
@@ -1407,7 +1432,7 @@ impl<'p, L> Search<'p, L> {
                         at = self.next(at);
                     }
                 } else if self.has_slots(frame.item) {
-                    self.exclude_by_bits(frame.item);
+                    self.exclude_by_bits::<true>(frame.item);
                 } else {
                     for at in self.options_of(frame.item) {
                         self.exclude(self.list[at].0);

@@ -182,7 +182,7 @@ impl<L> Search<'_, L> {
                     // by cost, the only one with a bound.
                     let o = self.list.at(at as u32).0;
                     debug_assert!(self.lists && self.is_available(o));
-                    self.exclude_available::<true>(o);
+                    self.exclude_available::<true, true>(o);
                 }
                 at = self.prev(at);
             }
