@@ -26,7 +26,9 @@
 //! that can no longer join it: all the item's options once a primary item
 //! reaches its upper bound; for a secondary item, every other option when
 //! the option leaves it uncolored, or those giving it another color (or none)
-//! otherwise. Exclusions go on a trail and are undone by popping it.
+//! otherwise. Exclusions go on a trail and are undone by popping it, or, at
+//! the levels near the root of a small problem, taken back with a copy of
+//! the state saved before the branch.
 //!
 //! # Costs
 //!
@@ -297,7 +299,10 @@ pub(crate) struct Search<'p, L> {
     /// the branch's exclusions item by item. None with linked lists (which
     /// a copy does not restore) or when the two are large (see
     /// [`SNAPSHOT_BYTES`]); deeper levels use the trail, so that the copies
-    /// take no more memory than the problem's lists.
+    /// take no more memory than the problem's lists. The exclusions of a
+    /// choice at such a level stay off the trail (without the
+    /// `debug-checks` feature, whose [`check`](Search::check) reads the
+    /// flags from the trail); the candidates it has tried go on it.
     snapshot_levels: usize,
     saved_available: Vec<u64>,
     saved_count: Vec<u32>,
