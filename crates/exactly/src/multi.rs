@@ -1417,13 +1417,13 @@ impl<'p, L> Search<'p, L> {
                 // A level that saves the state takes the choice back with
                 // the copy: its exclusions need not go on the trail, except
                 // for `check`, which reads the flags from the trail.
-                if stack.len() <= self.snapshot_levels && !cfg!(feature = "debug-checks") {
+                let saves = stack.len() <= self.snapshot_levels;
+                if saves {
                     self.save(stack.len() - 1);
+                }
+                if saves && !cfg!(feature = "debug-checks") {
                     self.choose::<false>(o);
                 } else {
-                    if stack.len() <= self.snapshot_levels {
-                        self.save(stack.len() - 1);
-                    }
                     self.choose::<true>(o);
                 }
                 enter = true;
