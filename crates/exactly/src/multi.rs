@@ -300,9 +300,8 @@ pub(crate) struct Search<'p, L> {
     /// a copy does not restore) or when the two are large (see
     /// [`SNAPSHOT_BYTES`]); deeper levels use the trail, so that the copies
     /// take no more memory than the problem's lists. The exclusions of a
-    /// choice at such a level stay off the trail (without the
-    /// `debug-checks` feature, whose [`check`](Search::check) reads the
-    /// flags from the trail); the candidates it has tried go on it.
+    /// choice at such a level stay off the trail; the candidates it has
+    /// tried go on it.
     snapshot_levels: usize,
     saved_available: Vec<u64>,
     saved_count: Vec<u32>,
@@ -664,13 +663,15 @@ impl<'p, L> Search<'p, L> {
         self.available.at(o >> 6) >> (o & 63) & 1 != 0
     }
 
-    /// Makes option `o` unavailable (if it is not already), on the trail.
+    /// Makes option `o` unavailable (if it is not already). With `TRAIL`
+    /// the exclusion goes on the trail; a search by cost (lists) always
+    /// keeps its trail, whatever `TRAIL` says.
     #[inline]
-    fn exclude(&mut self, o: u32) {
+    fn exclude<const TRAIL: bool>(&mut self, o: u32) {
         if self.lists {
             self.exclude_in::<true, true>(o);
         } else {
-            self.exclude_in::<false, true>(o);
+            self.exclude_in::<false, TRAIL>(o);
         }
     }
 
@@ -782,11 +783,7 @@ impl<'p, L> Search<'p, L> {
     fn choose<const TRAIL: bool>(&mut self, o: u32) {
         let problem = self.problem;
         debug_assert!(TRAIL || !self.lists);
-        if self.lists {
-            self.exclude_in::<true, true>(o);
-        } else {
-            self.exclude_in::<false, TRAIL>(o);
-        }
+        self.exclude::<TRAIL>(o);
         self.chosen.push(OptionId(o));
         self.cost += u128::from(problem.cost(OptionId(o)));
         let room = match self.threshold {
@@ -998,15 +995,24 @@ impl<'p, L> Search<'p, L> {
 
     /// Re-derives the counts from the flags and the chosen options, and the
     /// flags from the trail (the `debug-checks` feature runs it after every
-    /// backtrack).
-    fn check(&self) {
+    /// backtrack). When `whole` is false, a level that saves the state holds
+    /// a choice whose exclusions are off the trail: then the flags must
+    /// only be within those at the root less those on the trail.
+    fn check(&self, whole: bool) {
         let problem = self.problem;
         let mut count = vec![0u32; problem.num_items()];
         let mut covered = vec![0u32; problem.num_items()];
         for o in problem.option_ids() {
             let on_trail = self.trail.contains(&o.0);
             let at_root = self.at_root[o.index() >> 6] >> (o.index() & 63) & 1 != 0;
-            assert_eq!(self.is_available(o.0), at_root && !on_trail, "option {o:?}");
+            if whole {
+                assert_eq!(self.is_available(o.0), at_root && !on_trail, "option {o:?}");
+            } else {
+                assert!(
+                    !self.is_available(o.0) || at_root && !on_trail,
+                    "option {o:?}"
+                );
+            }
             assert!(at_root || !on_trail, "option {o:?}");
             for e in problem.option(o) {
                 if self.is_available(o.0) && problem.item_kind(e.item) == ItemKind::Primary {
@@ -1362,12 +1368,14 @@ impl<'p, L> Search<'p, L> {
             if let Some(o) = frame.current.take() {
                 self.unchoose(o);
                 if stack.len() <= self.snapshot_levels {
+                    // The choice kept its exclusions off the trail, and the
+                    // levels below undid theirs.
+                    debug_assert_eq!(self.trail.len(), frame.mark);
                     self.restore(stack.len() - 1);
-                    self.trail.truncate(frame.mark);
                 } else {
                     self.undo(frame.mark);
                 }
-                self.exclude(o);
+                self.exclude::<true>(o);
                 frame.mark = self.trail.len();
             }
             // Undoing to `mark` restored every option the level saw available
@@ -1415,13 +1423,9 @@ impl<'p, L> Search<'p, L> {
                 frame.next += 1;
                 frame.current = Some(o);
                 // A level that saves the state takes the choice back with
-                // the copy: its exclusions need not go on the trail, except
-                // for `check`, which reads the flags from the trail.
-                let saves = stack.len() <= self.snapshot_levels;
-                if saves {
+                // the copy: its exclusions need not go on the trail.
+                if stack.len() <= self.snapshot_levels {
                     self.save(stack.len() - 1);
-                }
-                if saves && !cfg!(feature = "debug-checks") {
                     self.choose::<false>(o);
                 } else {
                     self.choose::<true>(o);
@@ -1433,14 +1437,14 @@ impl<'p, L> Search<'p, L> {
                 if self.lists {
                     let mut at = self.next(head);
                     while at != head {
-                        self.exclude(self.list[at].0);
+                        self.exclude::<true>(self.list[at].0);
                         at = self.next(at);
                     }
                 } else if self.has_slots(frame.item) {
                     self.exclude_by_bits::<true>(frame.item);
                 } else {
                     for at in self.options_of(frame.item) {
-                        self.exclude(self.list[at].0);
+                        self.exclude::<true>(self.list[at].0);
                     }
                 }
                 debug_assert_eq!(self.available_count[frame.item as usize], 0);
@@ -1450,7 +1454,10 @@ impl<'p, L> Search<'p, L> {
                 self.undo(frame.base);
                 stack.pop();
                 if cfg!(feature = "debug-checks") {
-                    self.check();
+                    // The trail holds every exclusion unless a level that
+                    // saves the state is in a choice.
+                    let saving = &stack[..stack.len().min(self.snapshot_levels)];
+                    self.check(saving.iter().all(|f| f.current.is_none()));
                 }
                 continue;
             }
