@@ -388,3 +388,77 @@ fn stripping_keeps_the_solutions_and_prunes() {
     bands::solve(&grid, 2, &mut leaning).unwrap();
     assert!(leaning.several());
 }
+
+#[test]
+fn a_first_solution_is_the_plain_orders_whichever_search_runs() {
+    use bands::Leaning;
+    // Puzzles of one solution, easy and hard (some past the stripping
+    // search's budget), of several (the first three rows of each 9x9
+    // puzzle's givens) and of none (r1c9 can only be 9, which column 9
+    // holds).
+    let mut grids = puzzles_of("9x9.txt");
+    let several: Vec<Grid> = grids
+        .iter()
+        .map(|puzzle| {
+            let mut grid = Grid::empty(puzzle.shape());
+            for (i, &v) in puzzle.cells()[..27].iter().enumerate() {
+                grid.set(i / 9, i % 9, v);
+            }
+            grid
+        })
+        .collect();
+    grids.extend(puzzles_of("17-clue-sample.txt"));
+    grids.extend(puzzles_of("forum-hardest-sample.txt"));
+    let mut none = Grid::empty(grids[0].shape());
+    for c in 0..8 {
+        none.set(0, c, c as u8 + 1);
+    }
+    none.set(4, 8, 9);
+    grids.push(none);
+    // In turns, so that the leaning moves both ways; every grid twice.
+    let mut mixed = Vec::new();
+    for (k, grid) in grids.iter().enumerate() {
+        mixed.push(grid);
+        if let Some(g) = several.get(k % several.len()).filter(|_| k % 3 == 0) {
+            mixed.extend([g, g, g]);
+        }
+    }
+    let (mut counts, mut past_budget) = ([0; 3], 0);
+    let mut leaning = Leaning::default();
+    for _ in 0..2 {
+        for grid in &mixed {
+            let plain = bands::solve(grid, 1, &mut Leaning::plain_first()).unwrap();
+            let found = bands::solve(grid, 1, &mut leaning).unwrap();
+            assert_eq!(
+                (found.count, &found.grids),
+                (plain.count, &plain.grids),
+                "{grid:?}"
+            );
+            // The stripping search first, whatever came before.
+            let fresh = bands::solve(grid, 1, &mut Leaning::default()).unwrap();
+            assert_eq!(
+                (fresh.count, &fresh.grids),
+                (plain.count, &plain.grids),
+                "{grid:?}"
+            );
+            let several = bands::solve(grid, 2, &mut Leaning::default())
+                .unwrap()
+                .count;
+            counts[several as usize] += 1;
+            // Both searches ran: the stripping one went past its budget.
+            past_budget += usize::from(several == 1 && fresh.nodes > plain.nodes);
+        }
+    }
+    assert!(counts.iter().all(|&n| n > 0), "{counts:?}");
+    assert!(past_budget > 0);
+    // Leaning to the plain search, a solver asked for first solutions
+    // tries the stripping search on every 64th puzzle.
+    let mut leaning = Leaning::default();
+    leaning.note(2);
+    leaning.note(2);
+    let tries: Vec<usize> = (0..128).filter(|_| leaning.strip_first()).collect();
+    assert_eq!(tries, [63, 127]);
+    leaning.note(1);
+    leaning.note(1);
+    assert!(leaning.strip_first());
+}
