@@ -369,8 +369,9 @@ pub(super) fn solve(puzzle: &Grid, max_solutions: u64, leaning: &mut Leaning) ->
 /// [`Leaning::strip_first`]). On the forum's hardest puzzles the
 /// stripping search, which must finish to prove a solution unique, takes
 /// more nodes than the plain one takes to its first solution (2,060
-/// against 1,424 a puzzle on forum_hardest_1905_11+); under this budget
-/// are 99.9% of the 17-clue puzzles and 85% of top1465's.
+/// against 1,424 a puzzle on forum_hardest_1905_11+); within this budget
+/// are 99.9% of the 17-clue puzzles' stripping searches, 99% of top1465's,
+/// and 6% of forum_hardest_1905_11+'s.
 const STRIP_FIRST_NODES: u64 = 1000;
 
 /// Which search a solver tries first: a two-bit counter of the puzzles it
@@ -892,7 +893,7 @@ struct Search {
 
 impl Search {
     /// Settles `state` and searches below it: false once `max` solutions
-    /// are found.
+    /// are found, or once past `limit` nodes (`stopped` then set).
     fn run<const STRIP: bool>(&mut self, mut state: State) -> bool {
         if self.found.nodes > self.limit {
             self.stopped = true;
