@@ -43,7 +43,7 @@
 //! sooner on most puzzles; otherwise the plain search runs. A solver
 //! that has just met puzzles with several solutions, or past the budget,
 //! runs the plain search alone, and tries the stripping search on one
-//! puzzle in 64.
+//! puzzle in 64 (in up to 1,024 while such tries fail).
 
 use exactly::Limits;
 
@@ -385,15 +385,23 @@ const STRIP_FIRST_NODES: u64 = 1000;
 pub(super) struct Leaning {
     count: u8,
     /// Puzzles asked for a first solution while leaning to the plain
-    /// search: every [`Leaning::PROBE`]th tries the stripping search
-    /// again, the only way back to it (the plain search, stopping at the
-    /// first solution, cannot tell whether there are more).
-    skipped: u8,
+    /// search: one in [`Leaning::PROBE`] tries the stripping search again,
+    /// the only way back to it (the plain search, stopping at the first
+    /// solution, cannot tell whether there are more).
+    skipped: u16,
+    /// Each such try that fails doubles the interval, up to
+    /// `PROBE << MOST_DOUBLINGS`; one that succeeds resets it. This is a
+    /// shift of `PROBE`.
+    doublings: u8,
+    /// Whether the search now running is such a try.
+    probing: bool,
 }
 
 impl Leaning {
     /// See [`Leaning::skipped`].
-    const PROBE: u8 = 64;
+    const PROBE: u16 = 64;
+    /// See [`Leaning::doublings`]: one puzzle in 1,024 at most.
+    const MOST_DOUBLINGS: u8 = 4;
 
     /// A leaning to the plain search, as after puzzles with several
     /// solutions.
@@ -401,7 +409,7 @@ impl Leaning {
     pub(super) fn plain_first() -> Leaning {
         Leaning {
             count: 3,
-            skipped: 0,
+            ..Leaning::default()
         }
     }
 
@@ -412,20 +420,31 @@ impl Leaning {
 
     /// Whether the stripping search runs first for a first solution.
     pub(super) fn strip_first(&mut self) -> bool {
+        self.probing = false;
         if !self.several() {
             return true;
         }
-        self.skipped = (self.skipped + 1) % Self::PROBE;
-        self.skipped == 0
+        self.skipped += 1;
+        if self.skipped < Self::PROBE << self.doublings {
+            return false;
+        }
+        self.skipped = 0;
+        self.probing = true;
+        true
     }
 
     /// Notes a puzzle's count of solutions.
     pub(super) fn note(&mut self, solutions: u64) {
-        self.count = if solutions >= 2 {
-            (self.count + 1).min(3)
+        if solutions >= 2 {
+            self.count = (self.count + 1).min(3);
+            if self.probing {
+                self.doublings = (self.doublings + 1).min(Self::MOST_DOUBLINGS);
+            }
         } else {
-            self.count.saturating_sub(1)
-        };
+            self.count = self.count.saturating_sub(1);
+            self.doublings = 0;
+        }
+        self.probing = false;
     }
 }
 

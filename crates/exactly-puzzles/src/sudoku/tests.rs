@@ -452,13 +452,29 @@ fn a_first_solution_is_the_plain_orders_whichever_search_runs() {
     assert!(counts.iter().all(|&n| n > 0), "{counts:?}");
     assert!(past_budget > 0);
     // Leaning to the plain search, a solver asked for first solutions
-    // tries the stripping search on every 64th puzzle.
+    // tries the stripping search on every 64th puzzle; each try that
+    // fails doubles the interval, up to 1,024, and one that succeeds
+    // resets it.
     let mut leaning = Leaning::default();
     leaning.note(2);
     leaning.note(2);
-    let tries: Vec<usize> = (0..128).filter(|_| leaning.strip_first()).collect();
-    assert_eq!(tries, [63, 127]);
+    let mut tries = Vec::new();
+    for k in 0..4000 {
+        if leaning.strip_first() {
+            tries.push(k);
+            leaning.note(2);
+        }
+    }
+    assert_eq!(tries, [63, 191, 447, 959, 1983, 3007]);
+    leaning = Leaning::plain_first();
+    let tries: Vec<usize> = (0..64).filter(|_| leaning.strip_first()).collect();
+    assert_eq!(tries, [63]);
+    leaning.note(2);
+    assert!(!(0..127).any(|_| leaning.strip_first()));
+    assert!(leaning.strip_first());
     leaning.note(1);
+    let tries: Vec<usize> = (0..64).filter(|_| leaning.strip_first()).collect();
+    assert_eq!(tries, [63]);
     leaning.note(1);
     assert!(leaning.strip_first());
 }
