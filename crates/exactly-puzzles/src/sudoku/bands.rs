@@ -331,35 +331,34 @@ pub(super) fn solve(puzzle: &Grid, max_solutions: u64, leaning: &mut Leaning) ->
         }
         (search.found, search.stopped)
     };
+    // A first solution: the stripping search within a budget, when the
+    // leaning allows; a uniqueness check: the stripping search in full,
+    // unless the solver leans to the plain one.
+    let first = max_solutions < 2;
+    let (try_strip, limit) = if first {
+        (leaning.strip_first(), STRIP_FIRST_NODES)
+    } else {
+        (!leaning.several(), u64::MAX)
+    };
     let mut nodes = 0;
-    if max_solutions < 2 {
-        // The stripping search's answer stands when it shows the puzzle
-        // has one solution at most: that one is the plain order's first.
-        if leaning.strip_first() {
-            let (stripped, stopped) = search(true, 2, STRIP_FIRST_NODES);
-            if !stopped && stripped.count <= 1 {
-                leaning.note(stripped.count);
-                return Some(stripped);
-            }
-            // Several solutions, or too long a search to prove one.
-            leaning.note(2);
-            nodes = stripped.nodes;
-        }
-        let (mut found, _) = search(false, 1, u64::MAX);
-        found.nodes += nodes;
-        return Some(found);
-    }
-    let search = |strip| search(strip, max_solutions, u64::MAX).0;
-    if !leaning.several() {
-        let stripped = search(true);
-        if stripped.count <= 1 {
+    if try_strip {
+        // Its answer stands when it shows the puzzle has one solution at
+        // most: that one is the plain order's first.
+        let (stripped, stopped) = search(true, max_solutions.max(2), limit);
+        if !stopped && stripped.count <= 1 {
             leaning.note(stripped.count);
             return Some(stripped);
         }
+        // Several solutions, or too long a search to prove one.
+        if first {
+            leaning.note(2);
+        }
         nodes = stripped.nodes;
     }
-    let mut found = search(false);
-    leaning.note(found.count);
+    let (mut found, _) = search(false, max_solutions.max(1), u64::MAX);
+    if !first {
+        leaning.note(found.count);
+    }
     found.nodes += nodes;
     Some(found)
 }
