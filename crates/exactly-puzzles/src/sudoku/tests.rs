@@ -243,6 +243,16 @@ fn solution_checks_of_boxes_agree_with_regions() {
 }
 
 /// Every puzzle of a test file (its part before `:`).
+/// The givens of `puzzle`'s first `rows` rows, the other cells open.
+fn first_rows(puzzle: &Grid, rows: usize) -> Grid {
+    let n = puzzle.shape().size();
+    let mut grid = Grid::empty(puzzle.shape());
+    for (i, &v) in puzzle.cells()[..rows * n].iter().enumerate() {
+        grid.set(i / n, i % n, v);
+    }
+    grid
+}
+
 fn puzzles_of(file: &str) -> Vec<Grid> {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/sudoku");
     let text = std::fs::read_to_string(root.join(file)).unwrap();
@@ -376,11 +386,7 @@ fn stripping_keeps_the_solutions_and_prunes() {
     }
     // Each answer counts once, whichever searches ran for it.
     // The givens of a puzzle's first three rows: several solutions.
-    let puzzle = &puzzles_of("9x9.txt")[0];
-    let mut grid = Grid::empty(puzzle.shape());
-    for (i, &v) in puzzle.cells()[..27].iter().enumerate() {
-        grid.set(i / 9, i % 9, v);
-    }
+    let grid = first_rows(&puzzles_of("9x9.txt")[0], 3);
     let mut leaning = Leaning::default();
     let a = bands::solve(&grid, 2, &mut leaning).unwrap();
     assert_eq!(a.count, 2);
@@ -397,16 +403,7 @@ fn a_first_solution_is_the_plain_orders_whichever_search_runs() {
     // puzzle's givens) and of none (r1c9 can only be 9, which column 9
     // holds).
     let mut grids = puzzles_of("9x9.txt");
-    let several: Vec<Grid> = grids
-        .iter()
-        .map(|puzzle| {
-            let mut grid = Grid::empty(puzzle.shape());
-            for (i, &v) in puzzle.cells()[..27].iter().enumerate() {
-                grid.set(i / 9, i % 9, v);
-            }
-            grid
-        })
-        .collect();
+    let several: Vec<Grid> = grids.iter().map(|puzzle| first_rows(puzzle, 3)).collect();
     grids.extend(puzzles_of("17-clue-sample.txt"));
     grids.extend(puzzles_of("forum-hardest-sample.txt"));
     let mut none = Grid::empty(grids[0].shape());
