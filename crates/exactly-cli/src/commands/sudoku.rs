@@ -629,6 +629,8 @@ pub fn run(args: &SudokuArgs) -> anyhow::Result<Status> {
     let mut ran = threads;
     let mut told = 0;
     let progress = Progress::new();
+    // One batch for every chunk, so that its workers' leanings carry over.
+    let mut batch = Batch::new(max, rules.clone(), limits.clone(), threads);
     loop {
         let (records, failed) = incoming.chunk();
         if records.is_empty() {
@@ -657,7 +659,7 @@ pub fn run(args: &SudokuArgs) -> anyhow::Result<Status> {
             ));
         }
         ran = ran.min(fit);
-        let batch = Batch::new(max, rules.clone(), limits.clone(), threads.min(fit));
+        batch.threads = threads.min(fit);
         // Solutions given with the puzzles (CSV), checked against the solver's.
         let givens: Vec<Option<sudoku::Grid>> =
             records.iter().map(|r| r.solution.clone()).collect();

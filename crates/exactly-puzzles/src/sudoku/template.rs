@@ -177,6 +177,17 @@ impl TemplateSolver<'_> {
         self
     }
 
+    /// Starts from `leaning` (a batch's workers carry it across calls).
+    pub(super) fn leaning_from(mut self, leaning: bands::Leaning) -> Self {
+        self.leaning = leaning;
+        self
+    }
+
+    /// Which band search the solver leans to now.
+    pub(super) fn leaning(&self) -> bands::Leaning {
+        self.leaning
+    }
+
     /// [`solve_with`](super::solve_with) under the template's rules, for a puzzle of the
     /// template's shape (else [`SudokuError::ShapeMismatch`]).
     pub fn solve(&mut self, puzzle: &Grid, max_solutions: u64) -> Result<Answer, SudokuError> {
