@@ -734,7 +734,12 @@ pub(super) fn units_of(shape: Shape, rules: &Rules, r: usize, c: usize) -> [Opti
 /// Whether `shape` and `rules` are the classic sudoku's: the 9×9 grid
 /// with 3×3 boxes under the plain rules.
 pub(super) fn classic(shape: Shape, rules: &Rules) -> bool {
-    shape.size() == 9 && shape.box_rows() == 3 && *rules == Rules::default()
+    classic_shape(shape) && *rules == Rules::default()
+}
+
+/// Whether `shape` is the classic sudoku's: the 9×9 grid with 3×3 boxes.
+pub(super) fn classic_shape(shape: Shape) -> bool {
+    shape.size() == 9 && shape.box_rows() == 3
 }
 
 /// For each cell of the 9×9 grid with 3×3 boxes, its row, column and box

@@ -364,7 +364,7 @@ impl Drop for Worker<'_> {
         let leaning = self
             .solvers
             .iter()
-            .find(|(shape, _)| shape.box_rows() == 3 && shape.box_cols() == 3)
+            .find(|(shape, _)| super::grid::classic_shape(*shape))
             .map_or(self.leaning, |(_, solver)| solver.leaning());
         self.leanings
             .lock()
