@@ -242,7 +242,6 @@ fn solution_checks_of_boxes_agree_with_regions() {
     }
 }
 
-/// Every puzzle of a test file (its part before `:`).
 /// The givens of `puzzle`'s first `rows` rows, the other cells open.
 fn first_rows(puzzle: &Grid, rows: usize) -> Grid {
     let n = puzzle.shape().size();
@@ -253,6 +252,7 @@ fn first_rows(puzzle: &Grid, rows: usize) -> Grid {
     grid
 }
 
+/// Every puzzle of a test file (its part before `:`).
 fn puzzles_of(file: &str) -> Vec<Grid> {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/sudoku");
     let text = std::fs::read_to_string(root.join(file)).unwrap();
