@@ -277,15 +277,9 @@ impl Aim {
 fn cut_on<L: Sync>(problem: &Problem<L>, engine: Engine, aim: Aim, threads: usize) -> Split {
     let threads = threads.clamp(1, MAX_THREADS);
     let spare = Spare::new(Vec::new());
+    let shared = Shared::new(problem, in_order(problem, engine));
     let parallel = |walk: &Walk<'_>, base: &[OptionId], frontier: &[Vec<OptionId>]| {
-        walk.parallel(
-            problem,
-            in_order(problem, engine),
-            base,
-            frontier,
-            threads,
-            &spare,
-        )
+        walk.parallel(&shared, base, frontier, threads, &spare)
     };
     let on = (threads > 1).then_some((threads, &parallel as &Parallel<'_>));
     unbounded_cut(problem, engine, aim, on)
@@ -711,8 +705,7 @@ impl Walk<'_> {
     /// as it would on one thread, at `min` nodes or more.)
     fn parallel<'p, L: Sync>(
         &self,
-        problem: &'p Problem<L>,
-        engine: Engine,
+        shared: &Shared<'p, L>,
         base: &[OptionId],
         frontier: &[Vec<OptionId>],
         threads: usize,
@@ -729,7 +722,7 @@ impl Walk<'_> {
             },
             |lent: &mut Lent<'_, 'p, L>, i, _| {
                 if lent.solver.is_none() {
-                    let mut solver = Solver::new(problem).engine(engine);
+                    let mut solver = shared.solver();
                     solver.reset_to_found(base)?;
                     lent.solver = Some(solver);
                 }
@@ -1139,13 +1132,14 @@ pub fn count_split<L: Sync>(
     } else {
         Found::seed(problem)
     };
+    let shared = Shared::new(problem, engine).for_prefixes(&split.subproblems);
     let run = Pool::new(threads)
         .limits(limits)
         .run(
             &items,
             || None,
             |slot: &mut Option<Solver<'_, L>>, i, control| {
-                let solver = budgeted(slot, problem, engine, control.limits());
+                let solver = budgeted(slot, &shared, control.limits());
                 // Consecutive subproblems share most of their prefixes.
                 let prefix = &split.subproblems[i];
                 if split.found.knows(seed, i, prefix) {
@@ -1189,15 +1183,67 @@ pub fn count_split<L: Sync>(
 /// be moved to its next subproblem with [`Solver::reset_to`].
 fn budgeted<'s, 'p, L>(
     slot: &'s mut Option<Solver<'p, L>>,
-    problem: &'p Problem<L>,
-    engine: Engine,
+    shared: &Shared<'p, L>,
     limits: Limits,
 ) -> &'s mut Solver<'p, L> {
     let solver = slot
         .take()
-        .unwrap_or_else(|| Solver::new(problem).engine(engine))
+        .unwrap_or_else(|| shared.solver())
         .limits(limits);
     slot.insert(solver)
+}
+
+/// The solvers of the threads of one count or cut: the first to need one
+/// builds the structure, and each clones it, which shares the parts no
+/// search changes where the representation keeps them so (bitsets, sparse
+/// bitsets), so that the threads read one copy of them. A representation
+/// whose clone costs a build is built by each thread, as before.
+/// PERF: on 16 threads, cores slowed each other down on large structures
+/// (DESIGN.md, "Cuts and replays on many threads").
+struct Shared<'p, L> {
+    problem: &'p Problem<L>,
+    engine: Engine,
+    /// Whether to share at all.
+    share: bool,
+    built: std::sync::OnceLock<Option<crate::repr::Backend>>,
+}
+
+impl<'p, L> Shared<'p, L> {
+    fn new(problem: &'p Problem<L>, engine: Engine) -> Shared<'p, L> {
+        Shared {
+            problem,
+            engine,
+            share: true,
+            built: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// Solvers for the subproblems `prefixes`: each built by its thread
+    /// where one is the root (an empty prefix), whose count a solver
+    /// not yet built may take by the rest below its forced moves
+    /// ([`Rest`]).
+    fn for_prefixes(mut self, prefixes: &[Vec<OptionId>]) -> Shared<'p, L> {
+        self.share = prefixes.iter().all(|p| !p.is_empty());
+        self
+    }
+
+    /// A solver at the root for a thread.
+    fn solver(&self) -> Solver<'p, L> {
+        let built = self.built.get_or_init(|| {
+            // Problems with multiplicities search on Algorithm M's own
+            // structure, built by each solver.
+            let shares = matches!(
+                self.engine.resolve(self.problem),
+                Engine::Bits | Engine::Sparse
+            );
+            (self.share && shares && !self.problem.has_multiplicities())
+                .then(|| crate::repr::Backend::new(self.problem, self.engine))
+        });
+        match built {
+            Some(built) => Solver::with_structure(self.problem, built),
+            None => Solver::new(self.problem).engine(self.engine),
+        }
+    }
 }
 
 /// A subproblem whose prefix does not replay on the problem: the one error
@@ -1352,4 +1398,52 @@ pub fn balance(weights: &[f64], shards: usize) -> Vec<Vec<usize>> {
 pub fn subproblem_seed(index: usize) -> u64 {
     let mut s = (index as u64).wrapping_add(0x2545_F491_4F6C_DD1D) | 1;
     next_random(&mut s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Langford pairs 1..7 as `exactly gen langford 7` builds them: 52
+    /// solutions, each arrangement and its reverse (OEIS A014552: 26).
+    fn langford() -> Problem {
+        let n = 7;
+        let mut text: String = (1..=n)
+            .map(|k| format!("d{k} "))
+            .chain((1..=2 * n).map(|i| format!("p{i} ")))
+            .collect();
+        text.push('\n');
+        for k in 1..=n {
+            for i in 1..2 * n - k {
+                text += &format!("d{k} p{i} p{}\n", i + k + 1);
+            }
+        }
+        crate::format::parse_dlx(&text).unwrap()
+    }
+
+    #[test]
+    fn threads_share_one_copy_of_the_rows_no_search_changes() {
+        let p = langford();
+        for (engine, shares) in [
+            (Engine::Bits, true),
+            (Engine::Sparse, true),
+            (Engine::Links, false),
+            (Engine::Cells, false),
+        ] {
+            let shared = Shared::new(&p, engine);
+            let (mut a, mut b) = (shared.solver(), shared.solver());
+            // Each counts on its own, as a thread does.
+            assert_eq!(a.count().solutions, 52, "{engine:?}");
+            assert_eq!(b.count().solutions, 52, "{engine:?}");
+            let (a, b) = (a.structure(), b.structure());
+            assert_eq!(a.shares_with(b), shares, "{engine:?}");
+        }
+        // A split with the root among its subproblems keeps each thread's
+        // solver unbuilt, so that the root may be counted by its rest.
+        let root = Shared::new(&p, Engine::Bits).for_prefixes(&[Vec::new()]);
+        assert!(matches!(
+            root.solver().structure(),
+            crate::repr::Backend::Unbuilt(Engine::Bits)
+        ));
+    }
 }

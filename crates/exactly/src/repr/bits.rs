@@ -16,6 +16,8 @@
 //!
 //! [`Engine::Auto`]: crate::Engine::Auto
 
+use std::sync::Arc;
+
 use super::{pick, Frame, Structure};
 use crate::problem::{ItemId, ItemKind, OptionId, Problem};
 use crate::unchecked::At;
@@ -63,6 +65,10 @@ pub(crate) fn fits<L>(problem: &Problem<L>) -> bool {
     n <= MAX_OPTIONS && words <= MAX_ROW_WORDS
 }
 
+/// The rows no search changes (`opts`, `row_live`, `conflict`, `covers`
+/// and the item maps) are shared by clones: the workers of a count on
+/// threads each clone one structure built once, and read one copy of
+/// them (DESIGN.md, "Cuts and replays on many threads").
 #[derive(Clone, Debug)]
 pub(crate) struct Bits {
     /// Words per option set.
@@ -71,21 +77,21 @@ pub(crate) struct Bits {
     wi: usize,
     /// Per primary item (in declaration order): its options. (Keeping only
     /// the nonzero words measured slower on every benchmark instance.)
-    opts: Vec<u64>,
+    opts: Arc<[u64]>,
     /// Per primary item, when the search tracks live words
     /// ([`MIN_LIVE_WORDS`] to [`MAX_LIVE_WORDS`] words per option set): which
     /// words of its row in `opts` are nonzero, one bit each; empty when
     /// every word is read.
-    row_live: Vec<u64>,
+    row_live: Arc<[u64]>,
     /// Per level, likewise: which words of `avail` are nonzero. The words
     /// outside it hold stale values and are never read.
     live: Vec<u64>,
     /// Per level, likewise: which words of `cand` are nonzero.
     cand_live: Vec<u64>,
     /// Per option: the options it conflicts with, itself included.
-    conflict: Vec<u64>,
+    conflict: Arc<[u64]>,
     /// Per option: its primary items.
-    covers: Vec<u64>,
+    covers: Arc<[u64]>,
     /// Per level: available options (`w` words each).
     avail: Vec<u64>,
     /// Per level: uncovered primary items (`wi` words each).
@@ -95,9 +101,9 @@ pub(crate) struct Bits {
     /// The level whose state the search is at.
     cur: usize,
     /// Primary index → item id.
-    item_id: Vec<u32>,
+    item_id: Arc<[u32]>,
     /// Item id → primary index (`u32::MAX` for secondary items).
-    primary_index: Vec<u32>,
+    primary_index: Arc<[u32]>,
 }
 
 /// Which words of `row` (at most 64) are nonzero, one bit each.
@@ -110,6 +116,76 @@ fn live_words(row: &[u64]) -> u64 {
 #[inline(always)]
 fn set_bit(words: &mut [u64], i: usize) {
     words[i / 64] |= 1 << (i % 64);
+}
+
+/// Per option, the options it conflicts with (`w` words each), itself
+/// included: those sharing a primary item with it, or a secondary item
+/// to which the two do not both give the same color. `lists` holds, per
+/// item id, the `(option, color)` of each option containing it.
+///
+/// Built a word at a time: each item's options are gathered once into
+/// the words they fall in (and, for a secondary item, per color), and
+/// each of its options ORs those words into its row, so an item costs its
+/// options times their words, not its options squared.
+/// PERF: de-bruijn-3-4-7's rest (3,680 options, secondary items with
+/// hundreds of options each) took 28 ms pair by pair, and takes about
+/// 2.5 ms so (DESIGN.md, "Cuts and replays on many threads").
+fn conflict_rows(
+    lists: &[Vec<(usize, u32)>],
+    primary_index: &[u32],
+    n_opts: usize,
+    w: usize,
+) -> Vec<u64> {
+    let mut conflict = vec![0u64; n_opts * w];
+    // The words an item's options fall in (`at`), with the options' bits
+    // in each (`bits`); for a secondary item, also per color.
+    let (mut at, mut bits) = (Vec::new(), Vec::new());
+    let (mut colors, mut color_bits) = (Vec::new(), Vec::new());
+    for (item, list) in lists.iter().enumerate() {
+        at.clear();
+        at.extend(list.iter().map(|&(o, _)| o / 64));
+        at.sort_unstable();
+        at.dedup();
+        let word = |o: usize| at.binary_search(&(o / 64)).unwrap_or_default();
+        bits.clear();
+        bits.resize(at.len(), 0u64);
+        for &(o, _) in list {
+            bits[word(o)] |= 1 << (o % 64);
+        }
+        colors.clear();
+        color_bits.clear();
+        if primary_index[item] == u32::MAX {
+            colors.extend(list.iter().map(|&(_, c)| c).filter(|&c| c != 0));
+            colors.sort_unstable();
+            colors.dedup();
+            color_bits.resize(colors.len() * at.len(), 0u64);
+            for &(o, c) in list {
+                if let Ok(k) = colors.binary_search(&c) {
+                    color_bits[k * at.len() + word(o)] |= 1 << (o % 64);
+                }
+            }
+        }
+        for &(a, ca) in list {
+            let row = &mut conflict[a * w..][..w];
+            // The options that give the item `a`'s color do not clash with
+            // it (none when `a` gives no color, or the item is primary).
+            match colors.binary_search(&ca) {
+                Ok(k) if ca != 0 => {
+                    let same = &color_bits[k * at.len()..][..at.len()];
+                    for ((&k, &b), &s) in at.iter().zip(&bits).zip(same) {
+                        row[k] |= b & !s;
+                    }
+                }
+                _ => {
+                    for (&k, &b) in at.iter().zip(&bits) {
+                        row[k] |= b;
+                    }
+                }
+            }
+            set_bit(row, a);
+        }
+    }
+    conflict
 }
 
 impl Bits {
@@ -140,18 +216,7 @@ impl Bits {
                 }
             }
         }
-        let mut conflict = vec![0u64; n_opts * w];
-        for (item, list) in lists.iter().enumerate() {
-            let primary = primary_index[item] != u32::MAX;
-            for &(a, ca) in list {
-                let row = &mut conflict[a * w..][..w];
-                for &(b, cb) in list {
-                    if primary || ca == 0 || ca != cb || a == b {
-                        set_bit(row, b);
-                    }
-                }
-            }
-        }
+        let conflict = conflict_rows(&lists, &primary_index, n_opts, w);
         let mut avail = vec![0u64; w];
         for o in 0..n_opts {
             set_bit(&mut avail, o);
@@ -168,19 +233,25 @@ impl Bits {
         Bits {
             w,
             wi,
-            opts,
-            row_live,
+            opts: opts.into(),
+            row_live: row_live.into(),
             cand_live: vec![0; live.len()],
             live,
-            conflict,
-            covers,
+            conflict: conflict.into(),
+            covers: covers.into(),
             avail,
             open,
             cand: Vec::new(),
             cur: 0,
-            item_id,
-            primary_index,
+            item_id: item_id.into(),
+            primary_index: primary_index.into(),
         }
+    }
+
+    /// Whether `self` and `other` read one copy of the rows.
+    #[cfg(test)]
+    pub fn shares_with(&self, other: &Bits) -> bool {
+        Arc::ptr_eq(&self.conflict, &other.conflict) && Arc::ptr_eq(&self.opts, &other.opts)
     }
 
     /// Makes room for the state of level `l`.
@@ -834,6 +905,51 @@ mod tests {
     }
 
     #[test]
+    fn conflict_rows_hold_the_pairs_that_clash() {
+        // Random problems over 6 primary and 4 secondary items, options
+        // spread over several words, secondary items given one of three
+        // colors or none; each row is checked against the definition, pair
+        // by pair.
+        let mut rng = 7u64;
+        for _ in 0..20 {
+            let mut text = String::from("p0 p1 p2 p3 p4 p5 | s0 s1 s2 s3\n");
+            let options = 150 + next_random(&mut rng) % 200;
+            for _ in 0..options {
+                text += &format!("p{}", next_random(&mut rng) % 6);
+                for s in 0..4 {
+                    match next_random(&mut rng) % 6 {
+                        0 => text += &format!(" s{s}"),
+                        1..=3 => text += &format!(" s{s}:{}", next_random(&mut rng) % 3),
+                        _ => {}
+                    }
+                }
+                text.push('\n');
+            }
+            let p = crate::format::parse_dlx(&text).unwrap();
+            let bits = Bits::new(&p);
+            let color = |o: crate::OptionId, item: crate::ItemId| {
+                p.option(o)
+                    .iter()
+                    .find(|e| e.item == item)
+                    .map(|e| e.color.0)
+            };
+            for a in p.option_ids() {
+                for b in p.option_ids() {
+                    let clash = a == b
+                        || p.option(a).iter().any(|e| match color(b, e.item) {
+                            None => false,
+                            Some(_) if p.item_kind(e.item) == ItemKind::Primary => true,
+                            Some(cb) => e.color.0 == 0 || e.color.0 != cb,
+                        });
+                    let row = &bits.conflict[a.index() * bits.w..][..bits.w];
+                    let set = row[b.index() / 64] >> (b.index() % 64) & 1 == 1;
+                    assert_eq!(set, clash, "options {} and {}", a.index(), b.index());
+                }
+            }
+        }
+    }
+
+    #[test]
     fn live_words_choose_and_count_as_dense_rows_do() {
         // 40 primary items, every pair an option (780 options, 13 words per
         // set), and a secondary item with three colors.
@@ -841,7 +957,7 @@ mod tests {
         let live = Bits::new(&pairs(n, n, |i, j| (i * j) % 3));
         assert!(!live.row_live.is_empty());
         let mut dense = live.clone();
-        dense.row_live.clear();
+        dense.row_live = Arc::new([]);
         let mut rng = 7u64;
         let mut deepest = 0;
         for _ in 0..40 {

@@ -394,6 +394,17 @@ impl Backend {
         }
     }
 
+    /// Whether `self` and `other` read one copy of the parts no search
+    /// changes.
+    #[cfg(test)]
+    pub fn shares_with(&self, other: &Backend) -> bool {
+        match (self, other) {
+            (Backend::Bits(a, _), Backend::Bits(b, _)) => a.shares_with(b),
+            (Backend::Sparse(a, _), Backend::Sparse(b, _)) => a.shares_with(b),
+            _ => false,
+        }
+    }
+
     /// The representation built, or to be built for `problem`.
     pub fn engine<L>(&self, problem: &Problem<L>) -> Engine {
         match self {

@@ -22,6 +22,8 @@
 //! the problem's order), and a commit stops once an open primary item has
 //! no options left, as dancing cells do.
 
+use std::sync::Arc;
+
 use super::slots::{slots, SLOTS_PER_ENTRY};
 use super::{pick, Frame, Structure};
 use crate::problem::{ColorId, OptionId, Problem};
@@ -64,6 +66,9 @@ struct Span {
     slot_end: u32,
 }
 
+/// The layout no search changes (the items' spans, slots and lists, the
+/// options' entries, the clash bits and the item maps) is shared by
+/// clones, as [`super::bits::Bits`]' rows are.
 #[derive(Clone, Debug)]
 pub(crate) struct Sparse {
     /// Available options, one bit each.
@@ -77,25 +82,25 @@ pub(crate) struct Sparse {
     /// How many primary items are still to cover.
     n_open: u32,
     /// Per item (primary items first, each kind in declaration order).
-    span: Vec<Span>,
-    slot_word: Vec<u32>,
-    slot_bits: Vec<u64>,
+    span: Arc<[Span]>,
+    slot_word: Arc<[u32]>,
+    slot_bits: Arc<[u64]>,
     /// Per item, its options and their colors, in option order.
-    list: Vec<(u32, ColorId)>,
+    list: Arc<[(u32, ColorId)]>,
     /// Per color of a colored secondary item: the bits of its options that
     /// do not give it that color, laid out as its slots, one run per
     /// (item, color).
-    clash_bits: Vec<u64>,
+    clash_bits: Arc<[u64]>,
     /// Per option: its entries `entry_*[option_start[o]..option_start[o + 1]]`.
-    option_start: Vec<u32>,
-    entry_item: Vec<u32>,
-    entry_color: Vec<u32>,
+    option_start: Arc<[u32]>,
+    entry_item: Arc<[u32]>,
+    entry_color: Arc<[u32]>,
     /// Per entry: where the clash bits of its color start in `clash_bits`, or
     /// [`NONE`] (no color, or an item that walks its list for colors).
-    entry_bits: Vec<u32>,
+    entry_bits: Arc<[u32]>,
     /// Per option: its primary items `primary[primary_start[o]..primary_start[o + 1]]`.
-    primary_start: Vec<u32>,
-    primary: Vec<u32>,
+    primary_start: Arc<[u32]>,
+    primary: Arc<[u32]>,
     /// Per secondary item (less `n1`): the color a committed option gave
     /// it, or 0.
     fixed: Vec<u32>,
@@ -118,9 +123,9 @@ pub(crate) struct Sparse {
     /// Number of primary items: items `0..n1` are primary.
     n1: u32,
     /// Item index → item id.
-    item_id: Vec<u32>,
+    item_id: Arc<[u32]>,
     /// Item id → index.
-    index_of: Vec<u32>,
+    index_of: Arc<[u32]>,
     /// An open primary item the last commit left with no options, or
     /// [`NONE`].
     dead: u32,
@@ -198,7 +203,7 @@ impl Sparse {
                 slots.color_bits[(off + j) as usize] ^= slots.slot_bits[(start + j) as usize];
             }
         }
-        let entry_bits = entry_item
+        let entry_bits: Vec<u32> = entry_item
             .iter()
             .zip(&entry_color)
             .map(|(&k, &c)| {
@@ -231,17 +236,17 @@ impl Sparse {
             count,
             open,
             n_open: n1,
-            span,
-            slot_word: slots.slot_word,
-            slot_bits: slots.slot_bits,
-            list,
-            clash_bits: slots.color_bits,
-            option_start,
-            entry_item,
-            entry_color,
-            entry_bits,
-            primary_start,
-            primary,
+            span: span.into(),
+            slot_word: slots.slot_word.into(),
+            slot_bits: slots.slot_bits.into(),
+            list: list.into(),
+            clash_bits: slots.color_bits.into(),
+            option_start: option_start.into(),
+            entry_item: entry_item.into(),
+            entry_color: entry_color.into(),
+            entry_bits: entry_bits.into(),
+            primary_start: primary_start.into(),
+            primary: primary.into(),
             fixed: vec![0; n - n1 as usize],
             trail: vec![(0, 0); n_opts + n + 1],
             trail_len: 0,
@@ -254,11 +259,17 @@ impl Sparse {
             },
             snap_len: 0,
             n1,
-            item_id,
-            index_of,
+            item_id: item_id.into(),
+            index_of: index_of.into(),
             dead: NONE,
             stop: true,
         }
+    }
+
+    /// Whether `self` and `other` read one copy of the layout.
+    #[cfg(test)]
+    pub fn shares_with(&self, other: &Sparse) -> bool {
+        Arc::ptr_eq(&self.list, &other.list) && Arc::ptr_eq(&self.slot_bits, &other.slot_bits)
     }
 
     /// Pushes `(wd, old)` on the trail.

@@ -352,6 +352,22 @@ impl<'p, L> Solver<'p, L> {
         }
     }
 
+    /// A solver for `problem` at the root whose structure is a clone of
+    /// `built`, a structure built for `problem` and never searched: the
+    /// parts no search changes are shared where the representation keeps
+    /// them so (bitsets, sparse bitsets), and copied otherwise.
+    pub(crate) fn with_structure(problem: &'p Problem<L>, built: &Backend) -> Solver<'p, L> {
+        let mut solver = Solver::new(problem);
+        solver.backend = built.clone();
+        solver
+    }
+
+    /// The structure, as built so far.
+    #[cfg(test)]
+    pub(crate) fn structure(&self) -> &Backend {
+        &self.backend
+    }
+
     /// Selects the representation (before the search starts; later calls
     /// restart the search from the root).
     pub fn engine(mut self, engine: Engine) -> Self {
