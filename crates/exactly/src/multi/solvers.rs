@@ -22,7 +22,7 @@ use super::*;
 /// # Ok::<(), exactly::format::ParseError>(())
 /// ```
 pub struct MultiSolver<'p, L = String> {
-    search: Search<'p, L>,
+    pub(super) search: Search<'p, L>,
 }
 
 impl<'p, L> MultiSolver<'p, L> {
@@ -37,6 +37,14 @@ impl<'p, L> MultiSolver<'p, L> {
     pub fn limits(mut self, limits: Limits) -> Self {
         self.search.set_limits(limits);
         self
+    }
+
+    /// A solver for the same problem, copied from this one (see
+    /// [`Search::twin`]); `self` has not searched yet.
+    pub(crate) fn twin(&self) -> Self {
+        MultiSolver {
+            search: self.search.twin(),
+        }
     }
 
     /// Calls `f` about every `interval` while a search runs (checked every

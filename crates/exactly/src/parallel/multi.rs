@@ -405,10 +405,13 @@ pub fn count_multi<L: Sync>(
     let cut = split(problem, &index, SUBPROBLEMS_PER_THREAD * threads);
     on_split(cut.subproblems.len());
     let items: Vec<usize> = (0..cut.subproblems.len()).collect();
+    // One Algorithm M solver built on the whole problem, never run: each
+    // worker takes a copy of it (the first worker to need it builds it).
+    let built: std::sync::Mutex<Option<MultiSolver<'_, L>>> = std::sync::Mutex::new(None);
     let run = Pool::new(threads).limits(limits).run(
         &items,
-        // Each worker's Algorithm M solver, built once on the whole
-        // problem and started from each subproblem in turn.
+        // Each worker's Algorithm M solver, started from each subproblem
+        // in turn.
         || None,
         |whole: &mut Option<MultiSolver<'_, L>>, i, control| {
             let state = State::replay(problem, &index, &cut.subproblems[i]);
@@ -434,7 +437,12 @@ pub fn count_multi<L: Sync>(
             // Algorithm M throughout, as on one thread, also where a
             // subproblem has no multiplicities left.
             let (Count { solutions, outcome }, stats) = if algorithm_m {
-                let solver = whole.get_or_insert_with(|| MultiSolver::new(problem));
+                let solver = whole.get_or_insert_with(|| {
+                    let mut built = built.lock().unwrap_or_else(|e| e.into_inner());
+                    built
+                        .get_or_insert_with(|| MultiSolver::new(problem))
+                        .twin()
+                });
                 let count =
                     solver.count_within(&state.bounds, &state.gone, &state.alive, control.limits());
                 (count, *solver.stats())
