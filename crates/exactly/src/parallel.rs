@@ -1404,18 +1404,15 @@ pub fn subproblem_seed(index: usize) -> u64 {
 mod tests {
     use super::*;
 
-    /// Langford pairs 1..7 as `exactly gen langford 7` builds them: 52
-    /// solutions, each arrangement and its reverse (OEIS A014552: 26).
-    fn langford() -> Problem {
-        let n = 7;
-        let mut text: String = (1..=n)
-            .map(|k| format!("d{k} "))
-            .chain((1..=2 * n).map(|i| format!("p{i} ")))
-            .collect();
-        text.push('\n');
-        for k in 1..=n {
-            for i in 1..2 * n - k {
-                text += &format!("d{k} p{i} p{}\n", i + k + 1);
+    /// Every pair of eight items as an option: the perfect matchings of
+    /// the complete graph on eight vertices, 7·5·3·1 = 105 of them.
+    fn matchings() -> Problem {
+        let items = "a b c d e f g h";
+        let mut text = format!("{items}\n");
+        let names: Vec<&str> = items.split(' ').collect();
+        for (i, x) in names.iter().enumerate() {
+            for y in &names[i + 1..] {
+                text += &format!("{x} {y}\n");
             }
         }
         crate::format::parse_dlx(&text).unwrap()
@@ -1423,7 +1420,7 @@ mod tests {
 
     #[test]
     fn threads_share_one_copy_of_the_rows_no_search_changes() {
-        let p = langford();
+        let p = matchings();
         for (engine, shares) in [
             (Engine::Bits, true),
             (Engine::Sparse, true),
@@ -1433,8 +1430,8 @@ mod tests {
             let shared = Shared::new(&p, engine);
             let (mut a, mut b) = (shared.solver(), shared.solver());
             // Each counts on its own, as a thread does.
-            assert_eq!(a.count().solutions, 52, "{engine:?}");
-            assert_eq!(b.count().solutions, 52, "{engine:?}");
+            assert_eq!(a.count().solutions, 105, "{engine:?}");
+            assert_eq!(b.count().solutions, 105, "{engine:?}");
             let (a, b) = (a.structure(), b.structure());
             assert_eq!(a.shares_with(b), shares, "{engine:?}");
         }
