@@ -18,6 +18,7 @@
 
 use std::sync::Arc;
 
+use super::slots::ItemWords;
 use super::{pick, Frame, Structure};
 use crate::problem::{ItemId, ItemKind, OptionId, Problem};
 use crate::unchecked::At;
@@ -137,47 +138,29 @@ fn conflict_rows(
     w: usize,
 ) -> Vec<u64> {
     let mut conflict = vec![0u64; n_opts * w];
-    // The words an item's options fall in (`at`), with the options' bits
-    // in each (`bits`); for a secondary item, also per color.
-    let (mut at, mut bits) = (Vec::new(), Vec::new());
-    let (mut colors, mut color_bits) = (Vec::new(), Vec::new());
+    let mut words = ItemWords::default();
     for (item, list) in lists.iter().enumerate() {
-        at.clear();
-        at.extend(list.iter().map(|&(o, _)| o / 64));
-        at.sort_unstable();
-        at.dedup();
-        let word = |o: usize| at.binary_search(&(o / 64)).unwrap_or_default();
-        bits.clear();
-        bits.resize(at.len(), 0u64);
-        for &(o, _) in list {
-            bits[word(o)] |= 1 << (o % 64);
-        }
-        colors.clear();
-        color_bits.clear();
+        let options = || list.iter().map(|&(o, _)| o);
+        words.gather_words(options());
+        words.fill_bits(options());
+        words.colors.clear();
         if primary_index[item] == u32::MAX {
-            colors.extend(list.iter().map(|&(_, c)| c).filter(|&c| c != 0));
-            colors.sort_unstable();
-            colors.dedup();
-            color_bits.resize(colors.len() * at.len(), 0u64);
-            for &(o, c) in list {
-                if let Ok(k) = colors.binary_search(&c) {
-                    color_bits[k * at.len() + word(o)] |= 1 << (o % 64);
-                }
-            }
+            words.gather_colors(list.iter().copied());
+            words.fill_color_bits(list.iter().copied());
         }
         for &(a, ca) in list {
             let row = &mut conflict[a * w..][..w];
+            let mine = words.words.iter().zip(&words.bits);
             // The options that give the item `a`'s color do not clash with
             // it (none when `a` gives no color, or the item is primary).
-            match colors.binary_search(&ca) {
-                Ok(k) if ca != 0 => {
-                    let same = &color_bits[k * at.len()..][..at.len()];
-                    for ((&k, &b), &s) in at.iter().zip(&bits).zip(same) {
+            match words.of_color(ca) {
+                Some(same) => {
+                    for ((&k, &b), &s) in mine.zip(same) {
                         row[k] |= b & !s;
                     }
                 }
-                _ => {
-                    for (&k, &b) in at.iter().zip(&bits) {
+                None => {
+                    for (&k, &b) in mine {
                         row[k] |= b;
                     }
                 }
