@@ -169,7 +169,7 @@ fn unbounded_cut<L>(
     aim: Aim,
     on: Option<(usize, &Parallel<'_>)>,
 ) -> Split {
-    cut(problem, engine, aim, false, &Limits::default(), on).0
+    cut(problem, engine, aim, false, &Limits::default(), on, None).0
 }
 
 /// [`split`], with the wide rounds of the cut (each deeper cut is made
@@ -195,7 +195,11 @@ pub fn split_on<L: Sync>(
     max_depth: usize,
     threads: usize,
 ) -> Split {
-    cut_on(problem, engine, Aim::exact(min, max_depth), threads)
+    cut_on(
+        &Shared::new(problem, engine),
+        Aim::exact(min, max_depth),
+        threads,
+    )
 }
 
 /// The cut a count on `threads` threads starts from ([`count`], and the
@@ -232,6 +236,12 @@ pub fn split_for_count<L: Sync>(
     threads: usize,
     max_depth: usize,
 ) -> Split {
+    split_for_count_on(&Shared::new(problem, engine), threads, max_depth)
+}
+
+/// [`split_for_count`] with the solvers of its threads cloned from
+/// `shared`'s structure.
+fn split_for_count_on<L: Sync>(shared: &Shared<'_, L>, threads: usize, max_depth: usize) -> Split {
     let threads = threads.clamp(1, MAX_THREADS);
     let min = SUBPROBLEMS_PER_THREAD * threads;
     let aim = Aim {
@@ -239,7 +249,7 @@ pub fn split_for_count<L: Sync>(
         floor: min / OVERSHOOT,
         max_depth,
     };
-    cut_on(problem, engine, aim, threads)
+    cut_on(shared, aim, threads)
 }
 
 /// How far past the subproblems it asks for [`split_for_count`] lets a
@@ -273,16 +283,28 @@ impl Aim {
     }
 }
 
-/// [`unbounded_cut`] with its wide rounds on `threads` threads.
-fn cut_on<L: Sync>(problem: &Problem<L>, engine: Engine, aim: Aim, threads: usize) -> Split {
+/// [`unbounded_cut`] of `shared`'s problem with its wide rounds on
+/// `threads` threads, its solvers cloned from `shared`'s structure (or
+/// from one of their own where the cut walks the tree on another engine,
+/// [`in_order`]).
+fn cut_on<L: Sync>(shared: &Shared<'_, L>, aim: Aim, threads: usize) -> Split {
+    let (problem, engine) = (shared.problem, shared.engine);
     let threads = threads.clamp(1, MAX_THREADS);
     let spare = Spare::new(Vec::new());
-    let shared = Shared::new(problem, in_order(problem, engine));
+    let own;
+    let shared = if in_order(problem, engine) == engine.resolve(problem) {
+        shared
+    } else {
+        own = Shared::new(problem, in_order(problem, engine));
+        &own
+    };
     let parallel = |walk: &Walk<'_>, base: &[OptionId], frontier: &[Vec<OptionId>]| {
-        walk.parallel(&shared, base, frontier, threads, &spare)
+        walk.parallel(shared, base, frontier, threads, &spare)
     };
     let on = (threads > 1).then_some((threads, &parallel as &Parallel<'_>));
-    unbounded_cut(problem, engine, aim, on)
+    // The cut's own walk starts from a clone too.
+    let walker = shared.built().map(|b| Solver::with_structure(problem, b));
+    cut(problem, engine, aim, false, &Limits::default(), on, walker).0
 }
 
 /// [`split`] under a budget: `limits.nodes` bounds the nodes of all the
@@ -317,7 +339,7 @@ pub fn split_within<L>(
     limits: &Limits,
 ) -> (Split, Outcome, u64) {
     let aim = Aim::exact(min, max_depth);
-    let (split, _, outcome, visited) = cut(problem, engine, aim, false, limits, None);
+    let (split, _, outcome, visited) = cut(problem, engine, aim, false, limits, None, None);
     (split, outcome, visited)
 }
 
@@ -337,7 +359,7 @@ pub fn split_with_solutions<L>(
     max_depth: usize,
 ) -> (Split, Vec<Vec<OptionId>>) {
     let aim = Aim::exact(min, max_depth);
-    let (split, above, _, _) = cut(problem, engine, aim, true, &Limits::default(), None);
+    let (split, above, _, _) = cut(problem, engine, aim, true, &Limits::default(), None, None);
     (split, above)
 }
 
@@ -367,7 +389,7 @@ pub fn split_with_solutions_within<L>(
     limits: &Limits,
 ) -> (Split, Vec<Vec<OptionId>>, Outcome) {
     let aim = Aim::exact(min, max_depth);
-    let (split, above, outcome, _) = cut(problem, engine, aim, true, limits, None);
+    let (split, above, outcome, _) = cut(problem, engine, aim, true, limits, None, None);
     (split, above, outcome)
 }
 
@@ -388,13 +410,16 @@ pub fn split_with_solutions_within<L>(
 /// bench's 64x64 sudoku visited for 16 threads).
 /// A cut is the same as [`split_at`]'s at its depth: the same subproblems
 /// in the same order, and the same solutions, nodes and updates above it.
-fn cut<L>(
-    problem: &Problem<L>,
+/// It walks the tree with `walker` where given, a solver at the root on
+/// the engine it would choose, and otherwise with one of its own.
+fn cut<'p, L>(
+    problem: &'p Problem<L>,
     engine: Engine,
     aim: Aim,
     keep: bool,
     limits: &Limits,
     on: Option<(usize, &Parallel<'_>)>,
+    walker: Option<Solver<'p, L>>,
 ) -> (Split, Vec<Vec<OptionId>>, Outcome, u64) {
     let Aim {
         min,
@@ -403,7 +428,7 @@ fn cut<L>(
     } = aim;
     let start = crate::time::Instant::now();
     let engine = in_order(problem, engine);
-    let mut solver = Solver::new(problem).engine(engine);
+    let mut solver = walker.unwrap_or_else(|| Solver::new(problem).engine(engine));
     let mut cut = Split::default();
     let mut above = Vec::new();
     // The subproblems are kept as what follows `base`, the options every
@@ -722,7 +747,7 @@ impl Walk<'_> {
             },
             |lent: &mut Lent<'_, 'p, L>, i, _| {
                 if lent.solver.is_none() {
-                    let mut solver = shared.solver();
+                    let mut solver = shared.solver(true);
                     solver.reset_to_found(base)?;
                     lent.solver = Some(solver);
                 }
@@ -1123,6 +1148,21 @@ pub fn count_split<L: Sync>(
     skip: &[bool],
     on_done: &(dyn Fn(usize, u128, u64) + Sync),
 ) -> Result<ParallelCount, BadPrefix> {
+    let shared = Shared::new(problem, engine);
+    count_split_on(&shared, split, threads, limits, skip, on_done)
+}
+
+/// [`count_split`] with the solvers of its threads cloned from `shared`'s
+/// structure.
+fn count_split_on<L: Sync>(
+    shared: &Shared<'_, L>,
+    split: &Split,
+    threads: usize,
+    limits: &Limits,
+    skip: &[bool],
+    on_done: &(dyn Fn(usize, u128, u64) + Sync),
+) -> Result<ParallelCount, BadPrefix> {
+    let problem = shared.problem;
     let n = split.subproblems.len();
     let items: Vec<usize> = (0..n)
         .filter(|&i| !skip.get(i).copied().unwrap_or(false))
@@ -1132,14 +1172,14 @@ pub fn count_split<L: Sync>(
     } else {
         Found::seed(problem)
     };
-    let shared = Shared::new(problem, engine).for_prefixes(&split.subproblems);
+    let share = shares_for(&split.subproblems);
     let run = Pool::new(threads)
         .limits(limits)
         .run(
             &items,
             || None,
             |slot: &mut Option<Solver<'_, L>>, i, control| {
-                let solver = budgeted(slot, &shared, control.limits());
+                let solver = budgeted(slot, || shared.solver(share), control.limits());
                 // Consecutive subproblems share most of their prefixes.
                 let prefix = &split.subproblems[i];
                 if split.found.knows(seed, i, prefix) {
@@ -1183,13 +1223,10 @@ pub fn count_split<L: Sync>(
 /// be moved to its next subproblem with [`Solver::reset_to`].
 fn budgeted<'s, 'p, L>(
     slot: &'s mut Option<Solver<'p, L>>,
-    shared: &Shared<'p, L>,
+    new: impl FnOnce() -> Solver<'p, L>,
     limits: Limits,
 ) -> &'s mut Solver<'p, L> {
-    let solver = slot
-        .take()
-        .unwrap_or_else(|| shared.solver())
-        .limits(limits);
+    let solver = slot.take().unwrap_or_else(new).limits(limits);
     slot.insert(solver)
 }
 
@@ -1203,8 +1240,6 @@ fn budgeted<'s, 'p, L>(
 struct Shared<'p, L> {
     problem: &'p Problem<L>,
     engine: Engine,
-    /// Whether to share at all.
-    share: bool,
     built: std::sync::OnceLock<Option<crate::repr::Backend>>,
 }
 
@@ -1213,22 +1248,22 @@ impl<'p, L> Shared<'p, L> {
         Shared {
             problem,
             engine,
-            share: true,
             built: std::sync::OnceLock::new(),
         }
     }
 
-    /// Solvers for the subproblems `prefixes`: each built by its thread
-    /// where one is the root (an empty prefix), whose count a solver
-    /// not yet built may take by the rest below its forced moves
-    /// ([`Rest`]).
-    fn for_prefixes(mut self, prefixes: &[Vec<OptionId>]) -> Shared<'p, L> {
-        self.share = prefixes.iter().all(|p| !p.is_empty());
-        self
+    /// A solver at the root for a thread: a clone of the structure when
+    /// `share`, else one its thread builds.
+    fn solver(&self, share: bool) -> Solver<'p, L> {
+        match self.built().filter(|_| share) {
+            Some(built) => Solver::with_structure(self.problem, built),
+            None => Solver::new(self.problem).engine(self.engine),
+        }
     }
 
-    /// A solver at the root for a thread.
-    fn solver(&self) -> Solver<'p, L> {
+    /// The structure the threads clone, built on first use; none where
+    /// the engine's clone costs a build.
+    fn built(&self) -> Option<&crate::repr::Backend> {
         let built = self.built.get_or_init(|| {
             // Problems with multiplicities search on Algorithm M's own
             // structure, built by each solver.
@@ -1236,14 +1271,19 @@ impl<'p, L> Shared<'p, L> {
                 self.engine.resolve(self.problem),
                 Engine::Bits | Engine::Sparse
             );
-            (self.share && shares && !self.problem.has_multiplicities())
+            (shares && !self.problem.has_multiplicities())
                 .then(|| crate::repr::Backend::new(self.problem, self.engine))
         });
-        match built {
-            Some(built) => Solver::with_structure(self.problem, built),
-            None => Solver::new(self.problem).engine(self.engine),
-        }
+        built.as_ref()
     }
+}
+
+/// Whether the threads that count the subproblems `prefixes` may
+/// share a structure: not where one is the root (an empty prefix),
+/// whose count a solver not yet built may take by the rest below its
+/// forced moves ([`Rest`]).
+fn shares_for(prefixes: &[Vec<OptionId>]) -> bool {
+    prefixes.iter().all(|p| !p.is_empty())
 }
 
 /// A subproblem whose prefix does not replay on the problem: the one error
@@ -1340,11 +1380,12 @@ fn count_whole<L: Sync>(problem: &Problem<L>, threads: usize) -> ParallelCount {
     if problem.has_multiplicities() {
         return count_multi(problem, threads, &Limits::default(), &|_| {}, &|_, _, _| {});
     }
+    // One structure for the cut and the count.
+    let shared = Shared::new(problem, Engine::Auto);
     // No cut is deeper than the tree, whose levels each cover a primary item.
-    let split = split_for_count(problem, Engine::Auto, threads, problem.num_primary());
-    let counted = count_split(
-        problem,
-        Engine::Auto,
+    let split = split_for_count_on(&shared, threads, problem.num_primary());
+    let counted = count_split_on(
+        &shared,
         &split,
         threads,
         &Limits::default(),
@@ -1428,7 +1469,7 @@ mod tests {
             (Engine::Cells, false),
         ] {
             let shared = Shared::new(&p, engine);
-            let (mut a, mut b) = (shared.solver(), shared.solver());
+            let (mut a, mut b) = (shared.solver(true), shared.solver(true));
             // Each counts on its own, as a thread does.
             assert_eq!(a.count().solutions, 105, "{engine:?}");
             assert_eq!(b.count().solutions, 105, "{engine:?}");
@@ -1437,9 +1478,9 @@ mod tests {
         }
         // A split with the root among its subproblems keeps each thread's
         // solver unbuilt, so that the root may be counted by its rest.
-        let root = Shared::new(&p, Engine::Bits).for_prefixes(&[Vec::new()]);
+        assert!(!shares_for(&[Vec::new()]));
         assert!(matches!(
-            root.solver().structure(),
+            Shared::new(&p, Engine::Bits).solver(false).structure(),
             crate::repr::Backend::Unbuilt(Engine::Bits)
         ));
     }
