@@ -1148,8 +1148,21 @@ pub fn count_split<L: Sync>(
     skip: &[bool],
     on_done: &(dyn Fn(usize, u128, u64) + Sync),
 ) -> Result<ParallelCount, BadPrefix> {
-    let shared = Shared::new(problem, engine);
-    count_split_on(&shared, split, threads, limits, skip, on_done)
+    let run = SplitRun {
+        threads,
+        limits,
+        skip,
+        on_done,
+    };
+    count_split_on(&Shared::new(problem, engine), split, &run)
+}
+
+/// What [`count_split`] is asked besides the problem and the split.
+struct SplitRun<'a> {
+    threads: usize,
+    limits: &'a Limits,
+    skip: &'a [bool],
+    on_done: &'a (dyn Fn(usize, u128, u64) + Sync),
 }
 
 /// [`count_split`] with the solvers of its threads cloned from `shared`'s
@@ -1157,11 +1170,14 @@ pub fn count_split<L: Sync>(
 fn count_split_on<L: Sync>(
     shared: &Shared<'_, L>,
     split: &Split,
-    threads: usize,
-    limits: &Limits,
-    skip: &[bool],
-    on_done: &(dyn Fn(usize, u128, u64) + Sync),
+    run: &SplitRun<'_>,
 ) -> Result<ParallelCount, BadPrefix> {
+    let SplitRun {
+        threads,
+        limits,
+        skip,
+        on_done,
+    } = *run;
     let problem = shared.problem;
     let n = split.subproblems.len();
     let items: Vec<usize> = (0..n)
@@ -1384,14 +1400,13 @@ fn count_whole<L: Sync>(problem: &Problem<L>, threads: usize) -> ParallelCount {
     let shared = Shared::new(problem, Engine::Auto);
     // No cut is deeper than the tree, whose levels each cover a primary item.
     let split = split_for_count_on(&shared, threads, problem.num_primary());
-    let counted = count_split_on(
-        &shared,
-        &split,
+    let run = SplitRun {
         threads,
-        &Limits::default(),
-        &[],
-        &|_, _, _| {},
-    );
+        limits: &Limits::default(),
+        skip: &[],
+        on_done: &|_, _, _| {},
+    };
+    let counted = count_split_on(&shared, &split, &run);
     // The prefixes come from this problem's own split, so they replay.
     counted.unwrap_or_else(|bad| ParallelCount {
         solutions: 0,
