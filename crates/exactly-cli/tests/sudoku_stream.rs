@@ -84,29 +84,46 @@ fn a_long_batch_gives_one_answer_a_record_in_order() {
             _ => text.push_str("12..34..........\n"),
         }
     }
-    let (code, out, err) = common::run(&["sudoku", "--first", "--threads", "2"], text.as_bytes());
-    assert_eq!(code, Some(2), "{err}");
-    let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines.len(), 10_000);
-    assert!(
-        lines[5_000].starts_with("invalid: line 5001"),
-        "{}",
-        lines[5_000]
-    );
-    // Each a solution that keeps the givens, the same one every time.
-    let first = lines[0];
-    let givens = "12..34..........";
-    assert_eq!(first.len(), 16);
-    assert!(givens
-        .chars()
-        .zip(first.chars())
-        .all(|(g, c)| g == '.' || g == c));
-    assert!(!first.contains('.'));
-    assert!(
-        lines
-            .iter()
-            .enumerate()
-            .all(|(k, l)| k == 5_000 || *l == first),
-        "{out}"
-    );
+    // Read on the solver's thread (one thread) and on a thread of its own.
+    for threads in ["1", "2"] {
+        let args = ["sudoku", "--first", "--threads", threads];
+        let (code, out, err) = common::run(&args, text.as_bytes());
+        assert_eq!(code, Some(2), "{err}");
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 10_000);
+        assert!(
+            lines[5_000].starts_with("invalid: line 5001"),
+            "{}",
+            lines[5_000]
+        );
+        // Each a solution that keeps the givens, the same one every time.
+        let first = lines[0];
+        let givens = "12..34..........";
+        assert_eq!(first.len(), 16);
+        assert!(givens
+            .chars()
+            .zip(first.chars())
+            .all(|(g, c)| g == '.' || g == c));
+        assert!(!first.contains('.'));
+        assert!(
+            lines
+                .iter()
+                .enumerate()
+                .all(|(k, l)| k == 5_000 || *l == first),
+            "{out}"
+        );
+    }
+}
+
+#[test]
+fn a_read_error_ends_the_batch_naming_the_input() {
+    // A directory opens, and its first read fails.
+    let dir = common::root().join("testdata");
+    let dir = dir.to_str().expect("a UTF-8 path");
+    for threads in ["1", "2"] {
+        let (code, out, err) = common::run(&["sudoku", "--threads", threads, dir], b"");
+        assert_eq!(code, Some(2), "{err}");
+        assert_eq!(out, "");
+        assert!(err.contains(&format!("{dir}: cannot read")), "{err}");
+    }
 }

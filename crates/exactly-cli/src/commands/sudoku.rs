@@ -3,7 +3,7 @@
 
 use std::borrow::Cow;
 use std::fs;
-use std::io::{self, BufRead, IsTerminal, Write};
+use std::io::{self, IsTerminal, Write};
 use std::path::Path;
 use std::sync::mpsc;
 use std::time::Instant;
@@ -75,16 +75,23 @@ pub(crate) fn read_batch(path: &Path) -> anyhow::Result<(String, String)> {
     Ok((name, text))
 }
 
+/// A file of puzzles, or standard input, read through a buffer.
+type Input = io::BufReader<Box<dyn io::Read + Send>>;
+
 /// Opens a file of puzzles (`-` for standard input) to read as its lines
 /// come, with its name for messages.
-fn open_batch(path: &Path) -> anyhow::Result<(String, Box<dyn BufRead + Send>)> {
+fn open_batch(path: &Path) -> anyhow::Result<(String, Input)> {
     if path == Path::new("-") {
-        let stdin = io::BufReader::with_capacity(1 << 16, io::stdin());
-        return Ok((input::STDIN_NAME.to_string(), Box::new(stdin)));
+        let stdin: Box<dyn io::Read + Send> = Box::new(io::stdin());
+        return Ok((
+            input::STDIN_NAME.to_string(),
+            io::BufReader::with_capacity(1 << 16, stdin),
+        ));
     }
     let name = path.display().to_string();
     let file = fs::File::open(path).with_context(|| format!("{name}: cannot open"))?;
-    Ok((name, Box::new(io::BufReader::with_capacity(1 << 16, file))))
+    let file: Box<dyn io::Read + Send> = Box::new(file);
+    Ok((name, io::BufReader::with_capacity(1 << 16, file)))
 }
 
 /// The most records solved together: records are answered in chunks of
@@ -98,46 +105,81 @@ const CHUNK: usize = 4096;
 /// about 0.35 ms of a run on one puzzle.
 const IN_FLIGHT: usize = 256;
 
-/// The records of a batch, read on a thread of their own as the input
-/// comes ([`sudoku::Reader::records`]).
+/// The records of a batch ([`sudoku::Reader::records`]), as the input
+/// comes.
 struct Incoming {
-    records: mpsc::Receiver<io::Result<sudoku::Record>>,
+    source: Source,
     name: String,
 }
 
+/// Where [`Incoming`] takes its records from.
+enum Source {
+    /// A thread of their own reads them, while the solvers work.
+    Ahead(mpsc::Receiver<io::Result<sudoku::Record>>),
+    /// The solver's thread reads them between chunks, for a run on one
+    /// thread: a second thread handing records over cost more than the
+    /// reading (serg_benchmark with `--first`: CPU time 1.9x on one
+    /// core, and up to 1,900 context switches on two).
+    Here(Box<sudoku::Records<Input>>),
+}
+
 impl Incoming {
-    fn start(reader: sudoku::Reader, input: Box<dyn BufRead + Send>, name: String) -> Incoming {
-        let records = exactly::parallel::read_ahead(IN_FLIGHT, move |send| {
-            for record in reader.records(input) {
-                let failed = record.is_err();
-                if send.send(record).is_err() || failed {
-                    break;
+    /// Reads `input` ahead on a thread of its own, unless `threads` is 1.
+    fn start(reader: sudoku::Reader, input: Input, name: String, threads: usize) -> Incoming {
+        let source = if threads == 1 {
+            Source::Here(Box::new(reader.records(input)))
+        } else {
+            Source::Ahead(exactly::parallel::read_ahead(IN_FLIGHT, move |send| {
+                for record in reader.records(input) {
+                    let failed = record.is_err();
+                    if send.send(record).is_err() || failed {
+                        break;
+                    }
                 }
-            }
-        });
-        Incoming { records, name }
+            }))
+        };
+        Incoming { source, name }
     }
 
     /// A read error, naming the input.
-    fn failed(&self, error: io::Error) -> anyhow::Error {
-        anyhow::Error::new(error).context(format!("{}: cannot read", self.name))
+    fn failed(name: &str, error: io::Error) -> anyhow::Error {
+        anyhow::Error::new(error).context(format!("{name}: cannot read"))
     }
 
     /// The next records: waits for one, then takes those that have come
-    /// too, up to [`CHUNK`]; none at the end of the input. A read error
-    /// comes after the records before it.
-    fn chunk(&self) -> (Vec<sudoku::Record>, Option<anyhow::Error>) {
+    /// too (read ahead, or held in the input's buffer), up to [`CHUNK`];
+    /// none at the end of the input. A read error comes after the
+    /// records before it.
+    fn chunk(&mut self) -> (Vec<sudoku::Record>, Option<anyhow::Error>) {
         let mut chunk = Vec::new();
-        let mut next = self.records.recv().ok();
-        while let Some(record) = next {
-            match record {
-                Ok(record) => chunk.push(record),
-                Err(e) => return (chunk, Some(self.failed(e))),
+        match &mut self.source {
+            Source::Ahead(records) => {
+                let mut next = records.recv().ok();
+                while let Some(record) = next {
+                    match record {
+                        Ok(record) => chunk.push(record),
+                        Err(e) => return (chunk, Some(Incoming::failed(&self.name, e))),
+                    }
+                    if chunk.len() == CHUNK {
+                        break;
+                    }
+                    next = records.try_recv().ok();
+                }
             }
-            if chunk.len() == CHUNK {
-                break;
+            Source::Here(records) => {
+                while let Some(record) = records.next() {
+                    match record {
+                        Ok(record) => chunk.push(record),
+                        Err(e) => return (chunk, Some(Incoming::failed(&self.name, e))),
+                    }
+                    // The chunk is answered before a read that could wait.
+                    if chunk.len() == CHUNK
+                        || !records.ready() && records.get_ref().buffer().is_empty()
+                    {
+                        break;
+                    }
+                }
             }
-            next = self.records.try_recv().ok();
         }
         (chunk, None)
     }
@@ -147,8 +189,11 @@ impl Iterator for Incoming {
     type Item = anyhow::Result<sudoku::Record>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        let record = self.records.recv().ok()?;
-        Some(record.map_err(|e| self.failed(e)))
+        let record = match &mut self.source {
+            Source::Ahead(records) => records.recv().ok()?,
+            Source::Here(records) => records.next()?,
+        };
+        Some(record.map_err(|e| Incoming::failed(&self.name, e)))
     }
 }
 
@@ -610,8 +655,8 @@ pub fn run(args: &SudokuArgs) -> anyhow::Result<Status> {
         .jigsaw(args.jigsaw)
         .format(args.input_format);
     let (name, input) = open_batch(&args.file)?;
-    let incoming = Incoming::start(reader, input, name.clone());
     let threads = super::scale::threads_at_most(args.threads, MAX_THREADS);
+    let mut incoming = Incoming::start(reader, input, name.clone(), threads);
     let max = if args.first { 1 } else { args.max_solutions };
     let limits = args.budget.limits();
     if args.target {

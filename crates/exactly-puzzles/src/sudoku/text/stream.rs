@@ -708,6 +708,28 @@ impl<R: BufRead> Iterator for Records<R> {
     }
 }
 
+impl<R> Records<R> {
+    /// The input the records are read from, for a caller that asks how
+    /// much of it is buffered.
+    pub fn get_ref(&self) -> &R {
+        &self.lines.input
+    }
+
+    /// Whether a record has been read and not yet taken: the next one
+    /// comes without reading.
+    ///
+    /// ```
+    /// use exactly_puzzles::sudoku::Reader;
+    /// let mut records = Reader::new().records("12..34..........\n".as_bytes());
+    /// assert!(!records.ready());
+    /// assert!(records.next().is_some());
+    /// assert!(records.next().is_none());
+    /// ```
+    pub fn ready(&self) -> bool {
+        !self.feed.ready.is_empty()
+    }
+}
+
 impl Reader {
     /// Reads records from `input` as its lines come: each record comes out
     /// once the lines after it show where it ends (a line of its own at
