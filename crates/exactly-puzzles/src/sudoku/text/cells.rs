@@ -312,7 +312,9 @@ pub(super) fn quick_line(
         layout: Layout::Line,
         symbols: Symbols::Digits { lower: false },
     };
-    Some(Grid::from_cells(shape, cells).and_then(|grid| check_givens(grid, style, rules)))
+    // 81 cells of 0–9 make a grid of side 9 (what `Grid::from_cells`
+    // checks).
+    Some(check_givens(Grid { shape, cells }, style, rules))
 }
 
 /// Rejects givens that clash under `rules`, naming the symbol as the input

@@ -380,6 +380,28 @@ impl Auto {
     }
 
     fn push(&mut self, reader: &Reader, ready: &mut VecDeque<Record>, no: usize, line: Line<'_>) {
+        // PERF: the usual record, a line of 81 cells side by side, read at
+        // once where every test below would pass it on to `quick_line`: no
+        // leading section held and none open, not jigsaw. Its cells hold
+        // no `#`, `[`, `z` or space, so it is no comment, section, CSV
+        // header or count line (at most 15 digits), and a cell other than
+        // `-` makes it no rule or decoration. Nine hundred instructions a
+        // serg_benchmark line fewer.
+        if let Line::Text(l) = line {
+            if l.len() == 81
+                && self.leading.is_none()
+                && matches!(self.section, Section::None)
+                && !reader.jigsaw
+                && l.bytes().any(|b| b != b'-')
+            {
+                if let Some(puzzle) = quick_line(l, reader, &reader.rules) {
+                    (self.first, self.pending) = (false, false);
+                    self.flush(reader, ready);
+                    self.emit(reader, ready, Record::new(no, puzzle, InputFormat::Line));
+                    return;
+                }
+            }
+        }
         if self.hold(reader, ready, no, &line) {
             return;
         }

@@ -348,6 +348,63 @@ fn random_text_never_panics() {
 }
 
 #[test]
+fn a_line_of_81_cells_reads_as_the_line_format_reads_it() {
+    // Batches of 81-character lines (cells and empty marks, now and then
+    // a stray byte, a few of dashes only) among count lines, blank lines
+    // and comments: each line of 81 cells is the record the line format
+    // makes of it, at its line, and the records come in the order of
+    // their lines.
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut next = |n: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % n
+    };
+    let marks = b".0-_";
+    let lines_only = Reader::new().format(InputFormat::Line);
+    for _ in 0..300 {
+        let mut text = String::new();
+        let mut cells_at = Vec::new();
+        for no in 1..=12 {
+            let line: String = match next(10) {
+                0 => format!("{}", 1 + next(20)),
+                1 => String::new(),
+                2 => "# a comment".into(),
+                3 => "-".repeat(81),
+                _ => (0..81)
+                    .map(|_| match next(30) {
+                        0..=3 => char::from(b'1' + next(9) as u8),
+                        4 if next(4) == 0 => ['x', ' ', '#', '|'][next(4) as usize],
+                        5 if next(8) == 0 => '-',
+                        _ => char::from(marks[next(4) as usize]),
+                    })
+                    .collect(),
+            };
+            if line.len() == 81 && line.bytes().any(|b| b != b'-') {
+                cells_at.push((no, line.clone()));
+            }
+            text.push_str(&line);
+            text.push('\n');
+        }
+        let records = Reader::new().read(&text);
+        assert!(records.windows(2).all(|w| w[0].line < w[1].line), "{text}");
+        for (no, line) in &cells_at {
+            let want = lines_only.read(line);
+            let quick = line
+                .bytes()
+                .all(|b| b.is_ascii_digit() || b".-_".contains(&b));
+            if !quick || want.len() != 1 {
+                continue;
+            }
+            let got = records.iter().find(|r| r.line == *no);
+            let got = got.unwrap_or_else(|| panic!("no record at line {no}:\n{text}"));
+            assert_eq!(got.puzzle, want[0].puzzle, "line {no}:\n{text}");
+        }
+    }
+}
+
+#[test]
 fn ss_rules_are_dropped_but_rows_of_dashes_stay() {
     let ss = "12|..\n..|12\n-----\n21|..\n..|21\n";
     let r = parse(ss, None);
