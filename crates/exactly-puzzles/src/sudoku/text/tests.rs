@@ -354,13 +354,8 @@ fn a_line_of_81_cells_reads_as_the_line_format_reads_it() {
     // and comments: each line of 81 cells is the record the line format
     // makes of it, at its line, and the records come in the order of
     // their lines.
-    let mut state = 0x2545_f491_4f6c_dd1du64;
-    let mut next = |n: u64| {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state % n
-    };
+    let mut rng = crate::sudoku::generate::Rng::new(7);
+    let mut next = |n: u64| rng.below(n as usize) as u64;
     let marks = b".0-_";
     let lines_only = Reader::new().format(InputFormat::Line);
     for _ in 0..300 {
