@@ -237,6 +237,13 @@ impl Default for Auto {
 }
 
 impl Auto {
+    /// Ends the block before a line that is a record on its own, then
+    /// gives that record.
+    fn emit_alone(&mut self, reader: &Reader, ready: &mut VecDeque<Record>, record: Record) {
+        self.flush(reader, ready);
+        self.emit(reader, ready, record);
+    }
+
     /// Gives out a decided record: held while a count line is unchecked.
     fn emit(&mut self, reader: &Reader, ready: &mut VecDeque<Record>, record: Record) {
         if self.count.is_none() {
@@ -396,8 +403,7 @@ impl Auto {
             {
                 if let Some(puzzle) = quick_line(l, reader, &reader.rules) {
                     (self.first, self.pending) = (false, false);
-                    self.flush(reader, ready);
-                    self.emit(reader, ready, Record::new(no, puzzle, InputFormat::Line));
+                    self.emit_alone(reader, ready, Record::new(no, puzzle, InputFormat::Line));
                     return;
                 }
             }
@@ -512,12 +518,11 @@ impl Auto {
             // A line of 81 cells side by side, the usual record, read at once.
             let quick = quick_line(line, reader, &reader.rules);
             if quick.is_some() || row_tokens(no, line).len() > Shape::MAX_SIZE {
-                self.flush(reader, ready);
                 let record = match quick {
                     Some(puzzle) => Record::new(no, puzzle, InputFormat::Line),
                     None => reader.read_line(no, line),
                 };
-                self.emit(reader, ready, record);
+                self.emit_alone(reader, ready, record);
                 return;
             }
         }
