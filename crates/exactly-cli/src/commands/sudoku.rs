@@ -237,10 +237,15 @@ impl Progress {
         }
     }
 
-    /// Counts `done` more puzzles solved.
+    /// Counts `done` more puzzles solved: only where the bar may be drawn.
+    /// PERF: the bar's count reads the clock; a batch of easy puzzles
+    /// written to a file or a pipe spent 0.8% of its instructions there.
     fn advance(&self, done: usize) {
+        if !self.terminal {
+            return;
+        }
         self.bar.inc(done as u64);
-        if self.terminal && self.bar.is_hidden() && self.start.elapsed() >= search::BAR_DELAY {
+        if self.bar.is_hidden() && self.start.elapsed() >= search::BAR_DELAY {
             self.bar.set_draw_target(ProgressDrawTarget::stderr());
         }
     }
