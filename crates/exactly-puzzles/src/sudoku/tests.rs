@@ -201,6 +201,32 @@ fn clash_checks_of_boxes_agree_with_regions_and_pairs() {
 }
 
 #[test]
+fn the_classic_checks_read_the_last_cell() {
+    // The 9×9 checks read the cells eight at a time, and the 81st alone.
+    let shape = Shape::new(3, 3).unwrap();
+    let solution = solve(&Grid::empty(shape), 1).unwrap().solution.unwrap();
+    let last = solution.cells()[80];
+    let mut puzzle = Grid::empty(shape);
+    puzzle.set(8, 8, last % 9 + 1);
+    assert!(!solution.solves(&puzzle));
+    puzzle.set(8, 8, last);
+    assert!(solution.solves(&puzzle));
+    let mut cells = solution.cells().to_vec();
+    cells[80] = 0;
+    assert!(!Grid::from_cells(shape, cells).unwrap().solves(&puzzle));
+    // A clash of the last cell with the first of its row, its column and
+    // its box.
+    for (r, c) in [(8, 0), (0, 8), (6, 6)] {
+        let mut grid = Grid::empty(shape);
+        grid.set(r, c, 5);
+        assert!(grid.clash().is_none());
+        grid.set(8, 8, 5);
+        let clash = grid.clash().expect("two 5s in a unit");
+        assert_eq!((clash.first, clash.second), ((r, c), (8, 8)));
+    }
+}
+
+#[test]
 fn solution_checks_of_boxes_agree_with_regions() {
     let mut state = 0x2545_F491_4F6C_DD1Du64;
     for (br, bc) in [(2, 2), (2, 3), (3, 3), (3, 4)] {
