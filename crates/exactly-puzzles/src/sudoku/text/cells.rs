@@ -292,13 +292,17 @@ pub(super) fn quick_line(
     // PERF: a table and one test for the line, where a match and a
     // branch per byte took 2,858 instructions to read a serg_benchmark
     // line, clash check included, against 2,536.
-    let mut cells = vec![0u8; N * N];
+    // PERF: collected, where a vector of zeros filled in took an allocation
+    // that cleared it first.
     let mut bad = 0;
-    for (cell, &b) in cells.iter_mut().zip(bytes) {
-        let v = QUICK_CELL[usize::from(b)];
-        *cell = v & 15;
-        bad |= v;
-    }
+    let cells: Vec<u8> = bytes
+        .iter()
+        .map(|&b| {
+            let v = QUICK_CELL[usize::from(b)];
+            bad |= v;
+            v & 15
+        })
+        .collect();
     if bad & NOT_A_CELL != 0 {
         return None;
     }
