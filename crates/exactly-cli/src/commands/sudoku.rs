@@ -99,6 +99,15 @@ fn open_batch(path: &Path) -> anyhow::Result<(String, Input)> {
 /// no more than this many records (and [`IN_FLIGHT`] more) are held.
 const CHUNK: usize = 4096;
 
+/// [`CHUNK`] for a run on one thread, where a chunk shares out no work and
+/// only takes memory: a chunk's records and answers (some 330 bytes a
+/// record, besides the grids) stay below the allocator's threshold for a
+/// mapping of their own, so each chunk takes the memory the one before
+/// it gave back. PERF: at 4,096 each chunk's vectors were mapped afresh:
+/// serg_benchmark's 10,000 puzzles with `--first` took 1,535 page faults,
+/// against 227 (DESIGN.md, "Measurements", code-level choices).
+const CHUNK_ONE_THREAD: usize = 256;
+
 /// The most records read ahead and not yet taken. The channel that holds
 /// them is made whole at the start, each slot written, so a small bound
 /// keeps a short run short: at 4,096 its slots took some 130 page faults,
@@ -110,6 +119,8 @@ const IN_FLIGHT: usize = 256;
 struct Incoming {
     source: Source,
     name: String,
+    /// The most records in a chunk: [`CHUNK`], or [`CHUNK_ONE_THREAD`].
+    most: usize,
 }
 
 /// Where [`Incoming`] takes its records from.
@@ -126,6 +137,11 @@ enum Source {
 impl Incoming {
     /// Reads `input` ahead on a thread of its own, unless `threads` is 1.
     fn start(reader: sudoku::Reader, input: Input, name: String, threads: usize) -> Incoming {
+        let most = if threads == 1 {
+            CHUNK_ONE_THREAD
+        } else {
+            CHUNK
+        };
         let source = if threads == 1 {
             Source::Here(Box::new(reader.records(input)))
         } else {
@@ -138,7 +154,7 @@ impl Incoming {
                 }
             }))
         };
-        Incoming { source, name }
+        Incoming { source, name, most }
     }
 
     /// A read error, naming the input.
@@ -147,11 +163,14 @@ impl Incoming {
     }
 
     /// The next records: waits for one, then takes those that have come
-    /// too (read ahead, or held in the input's buffer), up to [`CHUNK`];
+    /// too (read ahead, or held in the input's buffer), up to
+    /// [`Incoming::most`];
     /// none at the end of the input. A read error comes after the
     /// records before it.
     fn chunk(&mut self) -> (Vec<sudoku::Record>, Option<anyhow::Error>) {
-        let mut chunk = Vec::new();
+        // PERF: a one-thread chunk's vector is made whole, where its growth
+        // copied the records over and over.
+        let mut chunk = Vec::with_capacity(self.most.min(CHUNK_ONE_THREAD));
         match &mut self.source {
             Source::Ahead(records) => {
                 let mut next = records.recv().ok();
@@ -160,7 +179,7 @@ impl Incoming {
                         Ok(record) => chunk.push(record),
                         Err(e) => return (chunk, Some(Incoming::failed(&self.name, e))),
                     }
-                    if chunk.len() == CHUNK {
+                    if chunk.len() == self.most {
                         break;
                     }
                     next = records.try_recv().ok();
@@ -173,7 +192,7 @@ impl Incoming {
                         Err(e) => return (chunk, Some(Incoming::failed(&self.name, e))),
                     }
                     // The chunk is answered before a read that could wait.
-                    if chunk.len() == CHUNK
+                    if chunk.len() == self.most
                         || !records.ready() && records.get_ref().buffer().is_empty()
                     {
                         break;
@@ -354,7 +373,12 @@ fn write_line(out: &mut impl Write, record: &Answered<'_>, second: bool) -> io::
                     None => writeln!(out),
                 }
             }
-            (Some(g), _) => writeln!(out, "{}", one_line(p.style, g)),
+            (Some(g), _) => {
+                // PERF: written as bytes, not through `writeln!`'s
+                // formatting, the most common answer by far.
+                out.write_all(one_line(p.style, g).as_bytes())?;
+                out.write_all(b"\n")
+            }
             (None, v) => writeln!(out, "{}", v.word()),
         },
         Err(e) => writeln!(out, "invalid: {}", error_text(record.line, e)),
