@@ -87,7 +87,7 @@ const POPULATION: [u8; 512] = {
 
 /// The bits of `s`, which has nine.
 #[inline(always)]
-fn pop9(s: u32) -> u32 {
+pub(super) fn pop9(s: u32) -> u32 {
     u32::from(POPULATION[s as usize])
 }
 

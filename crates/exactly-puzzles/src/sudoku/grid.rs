@@ -345,12 +345,12 @@ impl Grid {
                 let mut boxes = [0u16; 3];
                 for r in 3 * band..3 * band + 3 {
                     let (row, line) = unit_masks(cells, r, &mut cols, &mut boxes);
-                    in_units += pop9(row);
+                    in_units += values_in(row);
                     any |= line;
                 }
-                in_units += boxes.iter().map(|&b| pop9(b)).sum::<u32>() << 10;
+                in_units += boxes.iter().map(|&b| values_in(b)).sum::<u32>() << 10;
             }
-            in_units += cols.iter().map(|&c| pop9(c)).sum::<u32>() << 20;
+            in_units += cols.iter().map(|&c| values_in(c)).sum::<u32>() << 20;
             let givens = count_nonzero(cells);
             return any & PAST_NINE != 0 || in_units != givens * (1 | 1 << 10 | 1 << 20);
         }
@@ -757,19 +757,9 @@ const VALUE_BIT: [u16; 256] = {
 /// See [`VALUE_BIT`].
 const PAST_NINE: u16 = 1 << 15;
 
-/// The bits of a unit's mask of values (bits 0–8).
-fn pop9(mask: u16) -> u32 {
-    /// `POPULATION[s]`: the bits of `s`, nine of them.
-    const POPULATION: [u8; 512] = {
-        let mut t = [0; 512];
-        let mut s = 0;
-        while s < 512 {
-            t[s] = (s as u32).count_ones() as u8;
-            s += 1;
-        }
-        t
-    };
-    u32::from(POPULATION[usize::from(mask & 0o777)])
+/// The values in a unit's mask (bits 0–8; [`PAST_NINE`] is left out).
+fn values_in(mask: u16) -> u32 {
+    super::bands::pop9(u32::from(mask & 0o777))
 }
 
 /// Row `r`'s values of the 9×9 grid `cells` as a mask ([`VALUE_BIT`]),
