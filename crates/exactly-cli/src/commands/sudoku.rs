@@ -137,22 +137,19 @@ enum Source {
 impl Incoming {
     /// Reads `input` ahead on a thread of its own, unless `threads` is 1.
     fn start(reader: sudoku::Reader, input: Input, name: String, threads: usize) -> Incoming {
-        let most = if threads == 1 {
-            CHUNK_ONE_THREAD
+        let (source, most) = if threads == 1 {
+            let records = Source::Here(Box::new(reader.records(input)));
+            (records, CHUNK_ONE_THREAD)
         } else {
-            CHUNK
-        };
-        let source = if threads == 1 {
-            Source::Here(Box::new(reader.records(input)))
-        } else {
-            Source::Ahead(exactly::parallel::read_ahead(IN_FLIGHT, move |send| {
+            let records = exactly::parallel::read_ahead(IN_FLIGHT, move |send| {
                 for record in reader.records(input) {
                     let failed = record.is_err();
                     if send.send(record).is_err() || failed {
                         break;
                     }
                 }
-            }))
+            });
+            (Source::Ahead(records), CHUNK)
         };
         Incoming { source, name, most }
     }
