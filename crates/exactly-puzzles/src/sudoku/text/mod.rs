@@ -252,6 +252,19 @@ fn case(c: u8, lower: bool) -> u8 {
     }
 }
 
+/// The bytes [`Style::format`] writes for the values of a 9×9 grid in
+/// [`Symbols::Digits`]: `.` for an empty cell, `1`–`9`, `?` past 9.
+const NINE_DIGITS: [u8; 256] = {
+    let mut t = [b'?'; 256];
+    t[0] = b'.';
+    let mut v = 1;
+    while v <= 9 {
+        t[v] = b'0' + v as u8;
+        v += 1;
+    }
+    t
+};
+
 impl Style {
     /// Writes a grid in this style: one line (with a newline) for
     /// [`Layout::Line`], `n` lines otherwise. Empty cells are written `.`
@@ -271,41 +284,31 @@ impl Style {
     /// puzzle (DESIGN.md, "Measurements", code-level choices).
     pub fn format(&self, grid: &Grid) -> String {
         let n = grid.size();
-        if self.layout == Layout::Line && n == 9 && matches!(self.symbols, Symbols::Digits { .. }) {
-            // PERF: the usual line of nine digits from a table made once:
-            // 535 instructions a serg_benchmark solution, against 1,073
-            // with a table made for each (DESIGN.md, "Measurements",
-            // code-level choices).
-            const DIGIT: [u8; 256] = {
-                let mut t = [b'?'; 256];
-                t[0] = b'.';
-                let mut v = 1;
-                while v <= 9 {
-                    t[v] = b'0' + v as u8;
-                    v += 1;
-                }
-                t
-            };
-            let mut out = Vec::with_capacity(grid.cells().len() + 1);
-            out.extend(grid.cells().iter().map(|&v| DIGIT[usize::from(v)]));
-            out.push(b'\n');
-            return String::from_utf8(out)
-                .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
-        }
         let numbers = self.symbols == Symbols::Numbers;
         // Per value its byte: empty cells too, and none past 0 for
         // numbers, which are written in full.
-        let mut table = [b'?'; 256];
-        table[0] = if numbers { b'0' } else { b'.' };
-        let values = table
-            .iter_mut()
-            .enumerate()
-            .take(n.min(Shape::MAX_SIZE) + 1);
-        for (v, slot) in values.skip(1) {
-            *slot = self.symbols.byte(v as u8, n).unwrap_or(b'?');
-        }
+        let built;
+        let (table, ascii) = if n == 9 && matches!(self.symbols, Symbols::Digits { .. }) {
+            // PERF: the usual nine digits from a table made once: 542
+            // instructions a serg_benchmark solution written on a line,
+            // against 1,073 with a table made for each (DESIGN.md,
+            // "Measurements", code-level choices).
+            (&NINE_DIGITS, true)
+        } else {
+            let mut bytes = [b'?'; 256];
+            bytes[0] = if numbers { b'0' } else { b'.' };
+            let values = bytes
+                .iter_mut()
+                .enumerate()
+                .take(n.min(Shape::MAX_SIZE) + 1);
+            for (v, slot) in values.skip(1) {
+                *slot = self.symbols.byte(v as u8, n).unwrap_or(b'?');
+            }
+            built = bytes;
+            (&built, built.is_ascii())
+        };
         let spaced = self.layout == Layout::SpacedGrid || numbers;
-        if self.layout == Layout::Line && !spaced && table.is_ascii() {
+        if self.layout == Layout::Line && !spaced && ascii {
             // One byte a cell, from the table.
             let mut out = Vec::with_capacity(grid.cells().len() + 1);
             out.extend(grid.cells().iter().map(|&v| table[usize::from(v)]));
