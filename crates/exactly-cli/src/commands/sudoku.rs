@@ -165,8 +165,8 @@ impl Incoming {
     /// none at the end of the input. A read error comes after the
     /// records before it.
     fn chunk(&mut self) -> (Vec<sudoku::Record>, Option<anyhow::Error>) {
-        // PERF: a one-thread chunk's vector is made whole, where its growth
-        // copied the records over and over.
+        // PERF: made whole on one thread (its first 256 slots on several),
+        // where its growth copied the records over and over.
         let mut chunk = Vec::with_capacity(self.most.min(CHUNK_ONE_THREAD));
         match &mut self.source {
             Source::Ahead(records) => {

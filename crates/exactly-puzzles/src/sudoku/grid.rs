@@ -344,9 +344,9 @@ impl Grid {
             for band in 0..3 {
                 let mut boxes = [0u16; 3];
                 for r in 3 * band..3 * band + 3 {
-                    let (row, line) = unit_masks(cells, r, &mut cols, &mut boxes);
+                    let row = unit_masks(cells, r, &mut cols, &mut boxes);
                     in_units += values_in(row);
-                    any |= line;
+                    any |= row;
                 }
                 in_units += boxes.iter().map(|&b| values_in(b)).sum::<u32>() << 10;
             }
@@ -438,7 +438,8 @@ impl Grid {
         for band in 0..3 {
             let mut boxes = [0u16; 3];
             for r in 3 * band..3 * band + 3 {
-                let (row, _) = unit_masks(cells, r, &mut cols, &mut boxes);
+                // A byte past 9 sets `PAST_NINE`, an empty cell no bit.
+                let row = unit_masks(cells, r, &mut cols, &mut boxes);
                 wrong |= row != 0o777;
             }
             wrong |= boxes != [0o777; 3];
@@ -762,11 +763,11 @@ fn values_in(mask: u16) -> u32 {
     super::bands::pop9(u32::from(mask & 0o777))
 }
 
-/// Row `r`'s values of the 9×9 grid `cells` as a mask ([`VALUE_BIT`]),
-/// added to those of its columns `cols` and its band's boxes `boxes`; and
-/// the mask with [`PAST_NINE`] when a byte is past 9.
+/// Row `r`'s values of the 9×9 grid `cells` as a mask ([`VALUE_BIT`],
+/// with [`PAST_NINE`] when a byte is past 9), added to those of its
+/// columns `cols` and its band's boxes `boxes`.
 #[inline(always)]
-fn unit_masks(cells: &[u8; 81], r: usize, cols: &mut [u16; 9], boxes: &mut [u16; 3]) -> (u16, u16) {
+fn unit_masks(cells: &[u8; 81], r: usize, cols: &mut [u16; 9], boxes: &mut [u16; 3]) -> u16 {
     let line: &[u8; 9] = cells[9 * r..9 * r + 9].try_into().expect("nine cells");
     let mut row = 0u16;
     for c in 0..9 {
@@ -775,7 +776,7 @@ fn unit_masks(cells: &[u8; 81], r: usize, cols: &mut [u16; 9], boxes: &mut [u16;
         cols[c] |= bit;
         boxes[c / 3] |= bit;
     }
-    (row & 0o777, row)
+    row
 }
 
 /// Cells `8k` to `8k + 7` of the 9×9 grid `cells`, one byte each (the
