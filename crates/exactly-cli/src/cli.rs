@@ -50,13 +50,17 @@ mod sudoku;
 pub use contest::*;
 pub use sudoku::*;
 
+// `Cli` (with `Command`) builds every subcommand's arguments at once, as
+// completions and man pages need; `Cli<LazyCommand>` builds a subcommand's
+// only when a run reaches it, which is how a run parses. (The doc comment
+// below is the program's about, so this note is not part of it.)
 /// Exact cover, with secondary items and colors, by dancing links.
 #[derive(Debug, Parser)]
 #[command(name = "exactly", version, after_help = EXIT_CODES)]
-pub struct Cli {
+pub struct Cli<C: Subcommand = Command> {
     /// What to do.
     #[command(subcommand)]
-    pub command: Command,
+    pub command: C,
 
     /// Print nothing on stderr but the error that ends a run: no summary
     /// (sudoku), warning, progress bar or "stopped early" note (the exit
@@ -66,67 +70,97 @@ pub struct Cli {
     pub quiet: bool,
 }
 
-/// The subcommands.
-#[derive(Debug, Subcommand)]
-pub enum Command {
-    /// Print the solutions of a problem.
-    #[command(after_help = EXIT_CODES)]
-    Solve(SolveArgs),
-    /// Count the solutions of a problem: the first line of output is the number.
-    #[command(after_help = EXIT_CODES)]
-    Count(CountArgs),
-    /// Check solutions (as printed by `solve`) against a problem.
-    #[command(after_help = EXIT_CODES)]
-    Verify(VerifyArgs),
-    /// Write a puzzle as a Knuth-format exact-cover file on stdout.
-    Gen(GenArgs),
-    /// Solve or count n-queens.
-    #[command(after_help = EXIT_CODES)]
-    Queens(QueensArgs),
-    /// Solve or count Langford pairs.
-    #[command(after_help = EXIT_CODES)]
-    Langford(LangfordArgs),
-    /// Solve or count a polyomino tiling (pieces and board from a file, or
-    /// built in).
-    #[command(after_help = EXIT_CODES)]
-    Polyomino(PolyominoArgs),
-    /// Estimate the search tree's size and solutions by random probes.
-    Estimate(EstimateArgs),
-    /// Split a problem into subproblems for `count --plan --shard` (a plan).
-    Plan(PlanArgs),
-    /// Add up shard results, checking each subproblem was counted once.
-    #[command(after_help = EXIT_CODES)]
-    Merge(MergeArgs),
-    /// Solve a batch of sudokus (4x4 to 64x64), one answer per puzzle; or
-    /// make, rate, hint or encode puzzles (subcommands).
-    #[command(after_help = SUDOKU_EXIT_CODES, args_conflicts_with_subcommands = true)]
-    Sudoku(SudokuArgs),
-    /// Find a minimum cover: the fewest options (or the cheapest, with
-    /// --weighted) covering every primary item at least once.
-    #[command(after_help = EXIT_CODES)]
-    Cover(CoverArgs),
-    /// Square destroyer: the fewest matchsticks to remove from an N×N grid
-    /// so that no square of any size is left.
-    Squares(SquaresArgs),
-    /// Contest problems (POJ 3074, POJ 3076, SPOJ 1110, HUST 1017, NOIP
-    /// 2009, POJ 1084): the judge's input in, the judge's output out.
-    #[command(after_help = CONTEST_EXIT_CODES)]
-    Contest(ContestArgs),
-    /// Build the zero-suppressed decision diagram (ZDD) of every solution
-    /// and write it (Knuth's DLX6 text form, or JSON).
-    #[command(after_help = EXIT_CODES)]
-    Zdd(ZddArgs),
-    /// Draw solutions uniformly at random, through the diagram of all
-    /// solutions.
-    #[command(after_help = EXIT_CODES)]
-    Sample(SampleArgs),
-    /// Write a shell completion script on stdout.
-    Completions(CompletionsArgs),
-    /// Write a man page (roff) on stdout: exactly(1), or a subcommand's.
-    Man(ManArgs),
+/// Declares the subcommands twice from one list: [`Command`], built at
+/// once, and [`LazyCommand`], each variant built when a run reaches it
+/// (clap's `defer`). Under `defer` a subcommand's arguments are added after
+/// its own attributes, so a doc comment on an argument struct or a nested
+/// subcommand enum would replace the subcommand's about: those carry plain
+/// comments, and `a_run_parses_with_the_same_arguments_as_help_shows` checks
+/// that both trees render the same help.
+macro_rules! subcommands {
+    ($($(#[$attr:meta])* $name:ident($args:ty),)*) => {
+        /// The subcommands.
+        #[derive(Debug, Subcommand)]
+        pub enum Command {
+            $($(#[$attr])* $name($args),)*
+        }
+
+        /// The subcommands, each built only when a run reaches it: a run of
+        /// `exactly sudoku` builds no other subcommand's arguments.
+        #[derive(Debug, Subcommand)]
+        #[command(defer = true)]
+        pub enum LazyCommand {
+            $($(#[$attr])* $name($args),)*
+        }
+
+        impl From<LazyCommand> for Command {
+            fn from(command: LazyCommand) -> Self {
+                match command {
+                    $(LazyCommand::$name(args) => Command::$name(args),)*
+                }
+            }
+        }
+    };
 }
 
-/// Arguments of `exactly completions`.
+subcommands! {
+/// Print the solutions of a problem.
+#[command(after_help = EXIT_CODES)]
+Solve(SolveArgs),
+/// Count the solutions of a problem: the first line of output is the number.
+#[command(after_help = EXIT_CODES)]
+Count(CountArgs),
+/// Check solutions (as printed by `solve`) against a problem.
+#[command(after_help = EXIT_CODES)]
+Verify(VerifyArgs),
+/// Write a puzzle as a Knuth-format exact-cover file on stdout.
+Gen(GenArgs),
+/// Solve or count n-queens.
+#[command(after_help = EXIT_CODES)]
+Queens(QueensArgs),
+/// Solve or count Langford pairs.
+#[command(after_help = EXIT_CODES)]
+Langford(LangfordArgs),
+/// Solve or count a polyomino tiling (pieces and board from a file, or
+/// built in).
+#[command(after_help = EXIT_CODES)]
+Polyomino(PolyominoArgs),
+/// Estimate the search tree's size and solutions by random probes.
+Estimate(EstimateArgs),
+/// Split a problem into subproblems for `count --plan --shard` (a plan).
+Plan(PlanArgs),
+/// Add up shard results, checking each subproblem was counted once.
+#[command(after_help = EXIT_CODES)]
+Merge(MergeArgs),
+/// Solve a batch of sudokus (4x4 to 64x64), one answer per puzzle; or
+/// make, rate, hint or encode puzzles (subcommands).
+#[command(after_help = SUDOKU_EXIT_CODES, args_conflicts_with_subcommands = true)]
+Sudoku(SudokuArgs),
+/// Find a minimum cover: the fewest options (or the cheapest, with
+/// --weighted) covering every primary item at least once.
+#[command(after_help = EXIT_CODES)]
+Cover(CoverArgs),
+/// Square destroyer: the fewest matchsticks to remove from an N×N grid
+/// so that no square of any size is left.
+Squares(SquaresArgs),
+/// Contest problems (POJ 3074, POJ 3076, SPOJ 1110, HUST 1017, NOIP
+/// 2009, POJ 1084): the judge's input in, the judge's output out.
+#[command(after_help = CONTEST_EXIT_CODES)]
+Contest(ContestArgs),
+/// Build the zero-suppressed decision diagram (ZDD) of every solution
+/// and write it (Knuth's DLX6 text form, or JSON).
+#[command(after_help = EXIT_CODES)]
+Zdd(ZddArgs),
+/// Draw solutions uniformly at random, through the diagram of all
+/// solutions.
+#[command(after_help = EXIT_CODES)]
+Sample(SampleArgs),
+/// Write a shell completion script on stdout.
+Completions(CompletionsArgs),
+/// Write a man page (roff) on stdout: exactly(1), or a subcommand's.
+Man(ManArgs),}
+
+// Arguments of `exactly completions`.
 #[derive(Debug, Args)]
 #[command(after_long_help = example!("exactly completions bash > exactly.bash"))]
 pub struct CompletionsArgs {
@@ -135,7 +169,7 @@ pub struct CompletionsArgs {
     pub shell: clap_complete::Shell,
 }
 
-/// Arguments of `exactly man`.
+// Arguments of `exactly man`.
 #[derive(Debug, Args)]
 #[command(after_long_help = example!("exactly man solve > exactly-solve.1"))]
 pub struct ManArgs {
@@ -145,7 +179,7 @@ pub struct ManArgs {
     pub subcommand: Option<String>,
 }
 
-/// The budgets of a diagram build (`zdd`, `sample`, `count --zdd`).
+// The budgets of a diagram build (`zdd`, `sample`, `count --zdd`).
 #[derive(Debug, Args)]
 pub struct ZddBudget {
     /// Stop after SECS seconds (a decimal number).
@@ -184,7 +218,7 @@ pub enum ZddFormat {
     Json,
 }
 
-/// Arguments of `exactly zdd`.
+// Arguments of `exactly zdd`.
 #[derive(Debug, Args)]
 #[command(after_long_help = long_help!("exactly zdd testdata/knuth-example.dlx"))]
 pub struct ZddArgs {
@@ -199,7 +233,7 @@ pub struct ZddArgs {
     pub budget: ZddBudget,
 }
 
-/// Arguments of `exactly sample`.
+// Arguments of `exactly sample`.
 #[derive(Debug, Args)]
 #[command(after_long_help = long_help!("exactly sample testdata/langford-11.dlx -n 3 --seed 7"))]
 pub struct SampleArgs {
@@ -245,7 +279,7 @@ impl From<QueensOrder> for exactly_puzzles::queens::Order {
     }
 }
 
-/// Arguments of `exactly gen`.
+// Arguments of `exactly gen`.
 #[derive(Debug, Args)]
 #[command(after_long_help = example!("exactly gen langford 3"))]
 pub struct GenArgs {
@@ -254,8 +288,10 @@ pub struct GenArgs {
     pub kind: GenKind,
 }
 
-/// The puzzles `exactly gen` knows.
+// The puzzles `exactly gen` knows, each built only when a run reaches it
+// (a plain comment: see `subcommands!`).
 #[derive(Debug, Subcommand)]
+#[command(defer = true)]
 pub enum GenKind {
     /// N queens on an N×N board: rows and columns primary, diagonals secondary.
     Queens {
@@ -288,7 +324,7 @@ pub enum GenKind {
     Polyomino(PolyominoSpec),
 }
 
-/// Arguments of `exactly queens`.
+// Arguments of `exactly queens`.
 #[derive(Debug, Args)]
 #[command(after_long_help = long_help!("exactly queens 8 --count"))]
 pub struct QueensArgs {
@@ -307,7 +343,7 @@ pub struct QueensArgs {
     pub every: EveryArg,
 }
 
-/// Arguments of `exactly langford`.
+// Arguments of `exactly langford`.
 #[derive(Debug, Args)]
 #[command(after_long_help = long_help!("exactly langford 7 --count"))]
 pub struct LangfordArgs {
@@ -337,8 +373,8 @@ pub enum PieceSet {
     Hexominoes,
 }
 
-/// What defines a polyomino tiling, for `exactly polyomino` and `exactly gen
-/// polyomino`.
+// What defines a polyomino tiling, for `exactly polyomino` and `exactly gen
+// polyomino`.
 #[derive(Debug, Args)]
 pub struct PolyominoSpec {
     /// Pieces and an optional board as ASCII art: blocks separated by blank
@@ -367,7 +403,7 @@ pub struct PolyominoSpec {
     pub symbreak: bool,
 }
 
-/// Arguments of `exactly polyomino`.
+// Arguments of `exactly polyomino`.
 #[derive(Debug, Args)]
 #[command(after_long_help = long_help!("exactly polyomino --set pentominoes --board 3x20 --symbreak"))]
 pub struct PolyominoArgs {
@@ -382,7 +418,7 @@ pub struct PolyominoArgs {
     pub every: EveryArg,
 }
 
-/// Where a problem comes from and how to read it.
+// Where a problem comes from and how to read it.
 #[derive(Debug, Args)]
 pub struct ProblemArgs {
     /// The problem file; `-` or nothing reads standard input.
@@ -396,7 +432,7 @@ pub struct ProblemArgs {
     pub input: InputFormat,
 }
 
-/// Options shared by the commands that search.
+// Options shared by the commands that search.
 #[derive(Debug, Args)]
 pub struct SearchArgs {
     /// Stop after N solutions.
@@ -542,7 +578,7 @@ impl From<EngineArg> for exactly::Engine {
     }
 }
 
-/// Arguments of `exactly solve`.
+// Arguments of `exactly solve`.
 #[derive(Debug, Args)]
 #[command(after_long_help = long_help!("exactly solve testdata/knuth-example.dlx"))]
 pub struct SolveArgs {
@@ -584,8 +620,8 @@ pub struct SolveArgs {
     pub every: EveryArg,
 }
 
-/// `--every M`, for the commands that print solutions (`solve`, `queens`,
-/// `langford`, `polyomino`, and `sudoku --all`).
+// `--every M`, for the commands that print solutions (`solve`, `queens`,
+// `langford`, `polyomino`, and `sudoku --all`).
 #[derive(Debug, Args)]
 pub struct EveryArg {
     /// Print only every M-th solution (the M-th, the 2M-th, ...), as Knuth's
@@ -605,7 +641,7 @@ pub enum ResultFormat {
     Json,
 }
 
-/// Arguments of `exactly count`.
+// Arguments of `exactly count`.
 #[derive(Debug, Args)]
 #[command(after_long_help = long_help!("exactly count -j 2 testdata/langford-11.dlx"))]
 pub struct CountArgs {
@@ -683,7 +719,7 @@ fn parse_shard(text: &str) -> Result<Shard, String> {
     Ok(Shard { index, count })
 }
 
-/// Arguments of `exactly estimate`.
+// Arguments of `exactly estimate`.
 #[derive(Debug, Args)]
 #[command(after_long_help = long_help!("exactly estimate testdata/queens-13.dlx --probes 100"))]
 pub struct EstimateArgs {
@@ -715,7 +751,7 @@ pub struct EstimateArgs {
     pub max_nodes: Option<u64>,
 }
 
-/// Arguments of `exactly plan`.
+// Arguments of `exactly plan`.
 #[derive(Debug, Args)]
 #[command(after_long_help = example!("exactly plan testdata/langford-11.dlx --cubes 16"))]
 pub struct PlanArgs {
@@ -744,7 +780,7 @@ pub struct PlanArgs {
     pub max_nodes: Option<u64>,
 }
 
-/// Arguments of `exactly merge`.
+// Arguments of `exactly merge`.
 #[derive(Debug, Args)]
 #[command(after_long_help = long_help!("exactly plan testdata/langford-11.dlx --cubes 16 > l11.plan && exactly count --plan l11.plan --shard 0/1 testdata/langford-11.dlx > l11.0 && exactly merge l11.0"))]
 pub struct MergeArgs {
@@ -758,7 +794,7 @@ pub struct MergeArgs {
     pub format: ResultFormat,
 }
 
-/// Arguments of `exactly verify`.
+// Arguments of `exactly verify`.
 #[derive(Debug, Args)]
 #[command(after_long_help = long_help!("exactly solve testdata/knuth-example.dlx | exactly verify testdata/knuth-example.dlx -"))]
 pub struct VerifyArgs {
@@ -776,7 +812,7 @@ pub struct VerifyArgs {
     pub input: InputFormat,
 }
 
-/// Arguments of `exactly cover`.
+// Arguments of `exactly cover`.
 #[derive(Debug, Args)]
 #[command(after_long_help = long_help!("exactly cover --min testdata/knuth-example.dlx"))]
 pub struct CoverArgs {
@@ -801,7 +837,7 @@ pub struct CoverArgs {
     pub search: SearchArgs,
 }
 
-/// Arguments of `exactly squares`.
+// Arguments of `exactly squares`.
 #[derive(Debug, Args)]
 #[command(after_long_help = example!("exactly squares 3"))]
 pub struct SquaresArgs {

@@ -87,15 +87,17 @@ use std::process::ExitCode;
 use clap::error::ErrorKind;
 use clap::Parser;
 
-use crate::cli::Cli;
+use crate::cli::{Cli, LazyCommand};
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    // PERF: only the subcommand run is built (`LazyCommand`), not every
+    // subcommand's arguments.
+    let cli = match Cli::<LazyCommand>::try_parse() {
         Ok(cli) => cli,
         Err(e) => return usage_error(&e),
     };
     report::set_quiet(cli.quiet);
-    match commands::run(&cli.command) {
+    match commands::run(&cli.command.into()) {
         Ok(status) => status.into(),
         Err(e) if report::is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {

@@ -32,7 +32,7 @@ Exit status:
 /// The exit statuses of `exactly contest`.
 pub const CONTEST_EXIT_CODES: &str = contest_exit_codes!();
 
-/// Arguments of `exactly contest`.
+// Arguments of `exactly contest`.
 #[derive(Debug, Args)]
 #[command(after_long_help = concat!(contest_exit_codes!(), "\n\nExample:\n  $ exactly contest poj3074 testdata/contest/poj3074/sample.in"))]
 pub struct ContestArgs {

@@ -28,7 +28,7 @@ const EVERY_HELP: &str = "With --all (which it needs), list only every M-th solu
     (the M-th, the 2M-th, ...) of those up to --max-solutions, as Knuth's programs do with \
     their spacing option";
 
-/// The budgets of each puzzle, for `exactly sudoku` and `sudoku rate`.
+// The budgets of each puzzle, for `exactly sudoku` and `sudoku rate`.
 #[derive(Debug, Args)]
 pub struct PuzzleBudgetArgs {
     /// A node budget for each puzzle: a puzzle whose search runs out of it
@@ -90,7 +90,7 @@ pub enum SudokuFormat {
     Csv,
 }
 
-/// Arguments of `exactly sudoku`.
+// Arguments of `exactly sudoku`.
 #[derive(Debug, Args)]
 #[command(after_long_help = concat!(sudoku_exit_codes!(), "\n\nExample:\n  $ exactly sudoku -j 2 testdata/sudoku/9x9.txt"))]
 #[command(mut_arg("every", |a| a.requires("all").help(EVERY_HELP).long_help(EVERY_HELP)))]
@@ -229,8 +229,10 @@ Exit status:
   1  some puzzle could not be made within --attempts (the others are printed)
   2  usage";
 
-/// The subcommands of `exactly sudoku`.
+// The subcommands of `exactly sudoku`, each built only when a run reaches
+// it (a plain comment: see `subcommands!`).
 #[derive(Debug, Subcommand)]
+#[command(defer = true)]
 pub enum SudokuTool {
     /// Make new puzzles, each with one solution and minimal (removing any
     /// clue, or any symmetric pair of clues with --symmetry, gives several
@@ -251,7 +253,7 @@ pub enum SudokuTool {
     Encode(SudokuEncodeArgs),
 }
 
-/// The puzzles read by `sudoku rate`, `hint` and `encode`.
+// The puzzles read by `sudoku rate`, `hint` and `encode`.
 #[derive(Debug, Args)]
 pub struct SudokuInputArgs {
     /// The puzzles, as `exactly sudoku` reads them; `-` or nothing reads
@@ -287,7 +289,7 @@ pub enum SudokuToolFormat {
     Json,
 }
 
-/// Arguments of `exactly sudoku rate`.
+// Arguments of `exactly sudoku rate`.
 #[derive(Debug, Args)]
 #[command(mut_arg("max_nodes", |a| a.help(RATE_MAX_NODES_HELP)))]
 pub struct SudokuRateArgs {
@@ -307,7 +309,7 @@ pub struct SudokuRateArgs {
     pub budget: PuzzleBudgetArgs,
 }
 
-/// Arguments of `exactly sudoku hint`.
+// Arguments of `exactly sudoku hint`.
 #[derive(Debug, Args)]
 pub struct SudokuHintArgs {
     #[command(flatten)]
@@ -318,7 +320,7 @@ pub struct SudokuHintArgs {
     pub format: SudokuToolFormat,
 }
 
-/// Arguments of `exactly sudoku encode`.
+// Arguments of `exactly sudoku encode`.
 #[derive(Debug, Args)]
 pub struct SudokuEncodeArgs {
     #[command(flatten)]
@@ -354,7 +356,7 @@ pub enum SudokuGenFormat {
     Json,
 }
 
-/// Arguments of `exactly sudoku gen`.
+// Arguments of `exactly sudoku gen`.
 #[derive(Debug, Args)]
 pub struct SudokuGenArgs {
     /// Grid side N (4 to 64; default 9, or the side of --box).

@@ -3,7 +3,7 @@ use clap::CommandFactory;
 
 #[test]
 fn arguments_are_consistent() {
-    Cli::command().debug_assert();
+    <Cli>::command().debug_assert();
 }
 
 #[test]
@@ -76,4 +76,51 @@ fn sizes_and_seeds() {
         .contains("too large"));
     assert_eq!(parse_seed("0"), Ok(0));
     assert!(parse_seed("-1").unwrap_err().contains("from 0 to"));
+}
+
+/// Every command's help, short and long, and usage, down the tree. The
+/// `help` subcommands are left out: clap copies into them the tree as it
+/// stands when their parent is built (for completions, which use the eager
+/// tree), and a run's `exactly help gen queens` looks up the real commands.
+fn helps(command: &mut clap::Command, path: &str, out: &mut Vec<(String, String)>) {
+    out.push((path.to_string(), command.render_help().to_string()));
+    out.push((path.to_string(), command.render_long_help().to_string()));
+    out.push((path.to_string(), command.render_usage().to_string()));
+    for sub in command
+        .get_subcommands_mut()
+        .filter(|sub| sub.get_name() != "help")
+    {
+        let path = format!("{path} {}", sub.get_name());
+        helps(sub, &path, out);
+    }
+}
+
+#[test]
+fn a_run_parses_with_the_same_arguments_as_help_shows() {
+    let mut eager = <Cli>::command();
+    let mut lazy = Cli::<LazyCommand>::command();
+    eager.build();
+    lazy.build();
+    let (mut eager_helps, mut lazy_helps) = (Vec::new(), Vec::new());
+    helps(&mut eager, "exactly", &mut eager_helps);
+    helps(&mut lazy, "exactly", &mut lazy_helps);
+    assert!(eager_helps.len() > 60, "{} helps", eager_helps.len());
+    assert_eq!(eager_helps.len(), lazy_helps.len());
+    for ((path, eager), (_, lazy)) in eager_helps.iter().zip(&lazy_helps) {
+        assert_eq!(eager, lazy, "`{path}`: the lazy tree's help differs");
+    }
+}
+
+#[test]
+fn a_lazy_subcommand_is_built_only_when_reached() {
+    let lazy = Cli::<LazyCommand>::command();
+    let sudoku = lazy.find_subcommand("sudoku").expect("sudoku");
+    assert_eq!(sudoku.get_arguments().count(), 0);
+    assert!(sudoku.get_about().is_some());
+    let cli = Cli::<LazyCommand>::try_parse_from(["exactly", "sudoku", "--threads", "1", "x.txt"])
+        .expect("parses");
+    match Command::from(cli.command) {
+        Command::Sudoku(args) => assert_eq!(args.threads, Some(1)),
+        other => panic!("parsed as {other:?}"),
+    }
 }

@@ -11,7 +11,7 @@ use crate::report::Status;
 
 /// Writes the completion script for `args.shell` on stdout.
 pub fn completions(args: &CompletionsArgs) -> anyhow::Result<Status> {
-    let mut command = Cli::command();
+    let mut command = <Cli>::command();
     let mut script = Vec::new();
     clap_complete::generate(args.shell, &mut command, "exactly", &mut script);
     write_stdout(&script)
@@ -21,7 +21,7 @@ pub fn completions(args: &CompletionsArgs) -> anyhow::Result<Status> {
 /// global options and the list of subcommands), or with a subcommand's
 /// name its own page, `exactly-solve(1)` and so on.
 pub fn man(args: &ManArgs) -> anyhow::Result<Status> {
-    let mut command = Cli::command();
+    let mut command = <Cli>::command();
     command.build();
     let page = match &args.subcommand {
         None => command,

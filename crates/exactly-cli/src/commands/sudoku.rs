@@ -233,22 +233,25 @@ pub(crate) fn rules_of<'r>(puzzle: &Puzzle, rules: &'r Rules) -> Cow<'r, Rules> 
 /// A count of the puzzles of a batch solved so far: drawn on standard error when
 /// it is a terminal, once solving has lasted a second.
 struct Progress {
-    bar: ProgressBar,
-    terminal: bool,
+    /// The bar, made only where it may be drawn.
+    bar: Option<ProgressBar>,
     start: Instant,
 }
 
 impl Progress {
     fn new() -> Progress {
-        let bar = ProgressBar::hidden();
-        if let Ok(style) =
-            ProgressStyle::with_template("{elapsed_precise} {pos} puzzles, {per_sec}")
-        {
-            bar.set_style(style);
-        }
+        let terminal = !report::quiet() && io::stderr().is_terminal();
+        let bar = terminal.then(|| {
+            let bar = ProgressBar::hidden();
+            if let Ok(style) =
+                ProgressStyle::with_template("{elapsed_precise} {pos} puzzles, {per_sec}")
+            {
+                bar.set_style(style);
+            }
+            bar
+        });
         Progress {
             bar,
-            terminal: !report::quiet() && io::stderr().is_terminal(),
             start: Instant::now(),
         }
     }
@@ -257,19 +260,21 @@ impl Progress {
     /// PERF: the bar's count reads the clock; a batch of easy puzzles
     /// written to a file or a pipe spent 0.8% of its instructions there.
     fn advance(&self, done: usize) {
-        if !self.terminal {
+        let Some(bar) = &self.bar else {
             return;
-        }
-        self.bar.inc(done as u64);
-        if self.bar.is_hidden() && self.start.elapsed() >= search::BAR_DELAY {
-            self.bar.set_draw_target(ProgressDrawTarget::stderr());
+        };
+        bar.inc(done as u64);
+        if bar.is_hidden() && self.start.elapsed() >= search::BAR_DELAY {
+            bar.set_draw_target(ProgressDrawTarget::stderr());
         }
     }
 }
 
 impl Drop for Progress {
     fn drop(&mut self) {
-        self.bar.finish_and_clear();
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
     }
 }
 
