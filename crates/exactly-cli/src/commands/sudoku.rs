@@ -376,10 +376,15 @@ fn write_line(out: &mut impl Write, record: &Answered<'_>, second: bool) -> io::
                 }
             }
             (Some(g), _) => {
-                // PERF: written as bytes, not through `writeln!`'s
-                // formatting, the most common answer by far.
-                out.write_all(one_line(p.style, g).as_bytes())?;
-                out.write_all(b"\n")
+                // PERF: written straight to `out`, with no string made for
+                // it and not through `writeln!`'s formatting: the most
+                // common answer by far. A line's style writes no space at
+                // its end, so this is `one_line` and a newline.
+                let style = Style {
+                    layout: Layout::Line,
+                    ..p.style
+                };
+                style.write(g, out)
             }
             (None, v) => writeln!(out, "{}", v.word()),
         },

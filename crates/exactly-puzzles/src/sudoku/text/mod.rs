@@ -9,6 +9,8 @@ mod stream;
 mod tests;
 mod write;
 
+use std::io;
+
 use super::{Grid, Regions, Rules, Shape, SudokuError};
 use stream::{Feed, Line};
 pub use stream::{Records, MAX_BLOCK, MAX_COUNT, MAX_LINE};
@@ -285,58 +287,99 @@ impl Style {
     pub fn format(&self, grid: &Grid) -> String {
         let n = grid.size();
         let numbers = self.symbols == Symbols::Numbers;
-        // Per value its byte: empty cells too, and none past 0 for
-        // numbers, which are written in full.
-        let built;
-        let (table, ascii) = if n == 9 && matches!(self.symbols, Symbols::Digits { .. }) {
+        self.with_table(n, |table, ascii| {
+            let spaced = self.layout == Layout::SpacedGrid || numbers;
+            if self.layout == Layout::Line && !spaced && ascii {
+                // One byte a cell, from the table.
+                let mut out = Vec::with_capacity(grid.cells().len() + 1);
+                out.extend(grid.cells().iter().map(|&v| table[usize::from(v)]));
+                out.push(b'\n');
+                return String::from_utf8(out)
+                    .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+            }
+            let mut out = String::with_capacity(n * n * 3 + n);
+            for (r, line) in grid.cells().chunks(n.max(1)).enumerate() {
+                if r > 0 {
+                    if self.layout != Layout::Line {
+                        out.push('\n');
+                    } else if spaced {
+                        out.push(' ');
+                    }
+                }
+                for (c, &v) in line.iter().enumerate() {
+                    if c > 0 && spaced {
+                        out.push(' ');
+                    }
+                    match v {
+                        v if numbers && v != 0 => self.symbols.write(v, n, &mut out),
+                        v => out.push(char::from(table[usize::from(v)])),
+                    }
+                }
+            }
+            out.push('\n');
+            out
+        })
+    }
+
+    /// Writes a grid to `out` as [`Style::format`] makes it.
+    ///
+    /// ```
+    /// use exactly_puzzles::sudoku::{Grid, Layout, Shape, Style, Symbols};
+    /// let grid = Grid::from_cells(Shape::new(1, 2)?, vec![1, 2, 2, 0])?;
+    /// let style = Style { layout: Layout::Line, symbols: Symbols::Digits { lower: false } };
+    /// let mut out = Vec::new();
+    /// style.write(&grid, &mut out)?;
+    /// assert_eq!(out, b"122.\n");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    /// PERF: a line of one byte a cell goes to `out` from a buffer on the
+    /// stack, with no string made for it (DESIGN.md, "Measurements",
+    /// code-level choices).
+    pub fn write(&self, grid: &Grid, out: &mut impl io::Write) -> io::Result<()> {
+        let numbers = self.symbols == Symbols::Numbers;
+        if self.layout != Layout::Line || numbers {
+            return out.write_all(self.format(grid).as_bytes());
+        }
+        self.with_table(grid.size(), |table, ascii| {
+            if !ascii {
+                return out.write_all(self.format(grid).as_bytes());
+            }
+            let mut buffer = [0u8; 128];
+            for cells in grid.cells().chunks(buffer.len()) {
+                for (byte, &v) in buffer.iter_mut().zip(cells) {
+                    *byte = table[usize::from(v)];
+                }
+                out.write_all(&buffer[..cells.len()])?;
+            }
+            out.write_all(b"\n")
+        })
+    }
+
+    /// Calls `f` with the byte written for each value (empty cells too,
+    /// and none past 0 for numbers, which are written in full), and whether
+    /// every one is ASCII.
+    fn with_table<R>(&self, n: usize, f: impl FnOnce(&[u8; 256], bool) -> R) -> R {
+        if n == 9 && matches!(self.symbols, Symbols::Digits { .. }) {
             // PERF: the usual nine digits from a table made once: 542
             // instructions a serg_benchmark solution written on a line,
             // against 1,073 with a table made for each (DESIGN.md,
             // "Measurements", code-level choices).
-            (&NINE_DIGITS, true)
+            return f(&NINE_DIGITS, true);
+        }
+        let mut bytes = [b'?'; 256];
+        bytes[0] = if self.symbols == Symbols::Numbers {
+            b'0'
         } else {
-            let mut bytes = [b'?'; 256];
-            bytes[0] = if numbers { b'0' } else { b'.' };
-            let values = bytes
-                .iter_mut()
-                .enumerate()
-                .take(n.min(Shape::MAX_SIZE) + 1);
-            for (v, slot) in values.skip(1) {
-                *slot = self.symbols.byte(v as u8, n).unwrap_or(b'?');
-            }
-            built = bytes;
-            (&built, built.is_ascii())
+            b'.'
         };
-        let spaced = self.layout == Layout::SpacedGrid || numbers;
-        if self.layout == Layout::Line && !spaced && ascii {
-            // One byte a cell, from the table.
-            let mut out = Vec::with_capacity(grid.cells().len() + 1);
-            out.extend(grid.cells().iter().map(|&v| table[usize::from(v)]));
-            out.push(b'\n');
-            return String::from_utf8(out)
-                .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+        let values = bytes
+            .iter_mut()
+            .enumerate()
+            .take(n.min(Shape::MAX_SIZE) + 1);
+        for (v, slot) in values.skip(1) {
+            *slot = self.symbols.byte(v as u8, n).unwrap_or(b'?');
         }
-        let mut out = String::with_capacity(n * n * 3 + n);
-        for (r, line) in grid.cells().chunks(n.max(1)).enumerate() {
-            if r > 0 {
-                if self.layout != Layout::Line {
-                    out.push('\n');
-                } else if spaced {
-                    out.push(' ');
-                }
-            }
-            for (c, &v) in line.iter().enumerate() {
-                if c > 0 && spaced {
-                    out.push(' ');
-                }
-                match v {
-                    v if numbers && v != 0 => self.symbols.write(v, n, &mut out),
-                    v => out.push(char::from(table[usize::from(v)])),
-                }
-            }
-        }
-        out.push('\n');
-        out
+        f(&bytes, bytes.is_ascii())
     }
 
     /// The symbol for a value, as this style writes it.

@@ -623,16 +623,12 @@ impl Grids {
 pub(super) struct LineReader<R> {
     input: R,
     buf: Vec<u8>,
+    /// The last line made valid UTF-8, when it was not.
+    lossy: String,
     /// Lines read so far.
     no: usize,
     /// A `\r` ended the last line: a `\n` right after belongs to it.
     after_cr: bool,
-}
-
-/// A line from [`LineReader`].
-pub(super) enum OwnedLine {
-    Text(String),
-    Long,
 }
 
 impl<R: BufRead> LineReader<R> {
@@ -640,13 +636,16 @@ impl<R: BufRead> LineReader<R> {
         LineReader {
             input,
             buf: Vec::new(),
+            lossy: String::new(),
             no: 0,
             after_cr: false,
         }
     }
 
-    /// The next line and its 1-based number, or `None` at the end.
-    pub(super) fn next_line(&mut self) -> io::Result<Option<(usize, OwnedLine)>> {
+    /// The next line and its 1-based number, or `None` at the end. The
+    /// line is lent from the reader's buffer (PERF: no string made for each
+    /// line; DESIGN.md, "Measurements", code-level choices).
+    pub(super) fn next_line(&mut self) -> io::Result<Option<(usize, Line<'_>)>> {
         self.buf.clear();
         let mut long = false;
         let ended = loop {
@@ -688,12 +687,15 @@ impl<R: BufRead> LineReader<R> {
         }
         self.no += 1;
         let line = match long {
-            true => OwnedLine::Long,
+            true => Line::Long,
             // PERF: checked as UTF-8 first, which is faster than the lossy
             // conversion's walk on valid text.
-            false => OwnedLine::Text(match std::str::from_utf8(text) {
-                Ok(text) => text.to_owned(),
-                Err(_) => String::from_utf8_lossy(text).into_owned(),
+            false => Line::Text(match std::str::from_utf8(text) {
+                Ok(text) => text,
+                Err(_) => {
+                    self.lossy = String::from_utf8_lossy(text).into_owned();
+                    &self.lossy
+                }
             }),
         };
         Ok(Some((self.no, line)))
@@ -720,8 +722,7 @@ impl<R: BufRead> Iterator for Records<R> {
                 return None;
             }
             match self.lines.next_line() {
-                Ok(Some((no, OwnedLine::Text(line)))) => self.feed.push(no, Line::Text(&line)),
-                Ok(Some((no, OwnedLine::Long))) => self.feed.push(no, Line::Long),
+                Ok(Some((no, line))) => self.feed.push(no, line),
                 Ok(None) => {
                     self.feed.finish();
                     self.done = true;
