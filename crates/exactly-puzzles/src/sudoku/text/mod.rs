@@ -233,16 +233,17 @@ impl Symbols {
     }
 
     /// The one byte value `v` (1-based) is written as; `None` for
-    /// [`Symbols::Numbers`], which may take two.
+    /// [`Symbols::Numbers`], which may take two, and for a value past the
+    /// alphabet (26 letters for a grid of side 36, say).
     fn byte(self, v: u8, n: usize) -> Option<u8> {
-        let i = usize::from(v) - 1;
-        Some(match self {
-            Symbols::Digits { .. } if n > 35 => DIGITS_WIDE[i],
-            Symbols::Digits { lower } => case(DIGITS_UPPER[i], lower),
-            Symbols::ZeroBased { upper } => case(ZERO_BASED[i], !upper),
-            Symbols::Letters { lower } => case(LETTERS[i], lower),
-            Symbols::Numbers => return None,
-        })
+        let i = usize::from(v).checked_sub(1)?;
+        match self {
+            Symbols::Digits { .. } if n > 35 => DIGITS_WIDE.get(i).copied(),
+            Symbols::Digits { lower } => DIGITS_UPPER.get(i).map(|&c| case(c, lower)),
+            Symbols::ZeroBased { upper } => ZERO_BASED.get(i).map(|&c| case(c, !upper)),
+            Symbols::Letters { lower } => LETTERS.get(i).map(|&c| case(c, lower)),
+            Symbols::Numbers => None,
+        }
     }
 }
 

@@ -749,3 +749,38 @@ fn grids_are_written_symbol_by_symbol() {
         }
     }
 }
+
+#[test]
+fn writing_a_grid_gives_what_formatting_it_makes() {
+    let symbols = [
+        Symbols::Digits { lower: false },
+        Symbols::Digits { lower: true },
+        Symbols::ZeroBased { upper: false },
+        Symbols::Letters { lower: true },
+        Symbols::Numbers,
+    ];
+    for (rows, cols) in [(1, 2), (3, 3), (4, 4), (2, 5), (6, 6)] {
+        let shape = Shape::new(rows, cols).unwrap();
+        let n = shape.size();
+        // Every value, empty cells too, in every cell's turn.
+        let cells: Vec<u8> = (0..n * n)
+            .map(|k| ((k * 7 + k / n) % (n + 1)) as u8)
+            .collect();
+        let grid = Grid::from_cells(shape, cells).unwrap();
+        for layout in [Layout::Line, Layout::Grid, Layout::SpacedGrid] {
+            for symbols in symbols {
+                let style = Style { layout, symbols };
+                let mut out = Vec::new();
+                style.write(&grid, &mut out).unwrap();
+                assert_eq!(
+                    String::from_utf8(out).unwrap(),
+                    style.format(&grid),
+                    "{n}x{n}, {style:?}"
+                );
+                // The other drawings take any grid too.
+                let _ = (style.format_ss(&grid), style.format_sdk(&grid));
+                let _ = style.format_bordered(&grid);
+            }
+        }
+    }
+}
