@@ -3,7 +3,10 @@
 //! Each subcommand is one variant of [`Command`] holding its own argument
 //! struct; options shared by every search ([`SearchArgs`]) and by every
 //! problem reader ([`ProblemArgs`]) are flattened into them. A new subcommand
-//! is a new variant, a new module under `commands/`, and one dispatch arm.
+//! is a new variant in `subcommands!`, a new module under `commands/`, and
+//! one dispatch arm. Argument structs and nested subcommand enums carry
+//! plain comments, not doc comments, which clap would take for their
+//! subcommand's about (see `subcommands!`).
 
 use std::path::PathBuf;
 use std::time::Duration;
