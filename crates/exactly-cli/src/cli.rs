@@ -107,61 +107,62 @@ macro_rules! subcommands {
 }
 
 subcommands! {
-/// Print the solutions of a problem.
-#[command(after_help = EXIT_CODES)]
-Solve(SolveArgs),
-/// Count the solutions of a problem: the first line of output is the number.
-#[command(after_help = EXIT_CODES)]
-Count(CountArgs),
-/// Check solutions (as printed by `solve`) against a problem.
-#[command(after_help = EXIT_CODES)]
-Verify(VerifyArgs),
-/// Write a puzzle as a Knuth-format exact-cover file on stdout.
-Gen(GenArgs),
-/// Solve or count n-queens.
-#[command(after_help = EXIT_CODES)]
-Queens(QueensArgs),
-/// Solve or count Langford pairs.
-#[command(after_help = EXIT_CODES)]
-Langford(LangfordArgs),
-/// Solve or count a polyomino tiling (pieces and board from a file, or
-/// built in).
-#[command(after_help = EXIT_CODES)]
-Polyomino(PolyominoArgs),
-/// Estimate the search tree's size and solutions by random probes.
-Estimate(EstimateArgs),
-/// Split a problem into subproblems for `count --plan --shard` (a plan).
-Plan(PlanArgs),
-/// Add up shard results, checking each subproblem was counted once.
-#[command(after_help = EXIT_CODES)]
-Merge(MergeArgs),
-/// Solve a batch of sudokus (4x4 to 64x64), one answer per puzzle; or
-/// make, rate, hint or encode puzzles (subcommands).
-#[command(after_help = SUDOKU_EXIT_CODES, args_conflicts_with_subcommands = true)]
-Sudoku(SudokuArgs),
-/// Find a minimum cover: the fewest options (or the cheapest, with
-/// --weighted) covering every primary item at least once.
-#[command(after_help = EXIT_CODES)]
-Cover(CoverArgs),
-/// Square destroyer: the fewest matchsticks to remove from an N×N grid
-/// so that no square of any size is left.
-Squares(SquaresArgs),
-/// Contest problems (POJ 3074, POJ 3076, SPOJ 1110, HUST 1017, NOIP
-/// 2009, POJ 1084): the judge's input in, the judge's output out.
-#[command(after_help = CONTEST_EXIT_CODES)]
-Contest(ContestArgs),
-/// Build the zero-suppressed decision diagram (ZDD) of every solution
-/// and write it (Knuth's DLX6 text form, or JSON).
-#[command(after_help = EXIT_CODES)]
-Zdd(ZddArgs),
-/// Draw solutions uniformly at random, through the diagram of all
-/// solutions.
-#[command(after_help = EXIT_CODES)]
-Sample(SampleArgs),
-/// Write a shell completion script on stdout.
-Completions(CompletionsArgs),
-/// Write a man page (roff) on stdout: exactly(1), or a subcommand's.
-Man(ManArgs),}
+    /// Print the solutions of a problem.
+    #[command(after_help = EXIT_CODES)]
+    Solve(SolveArgs),
+    /// Count the solutions of a problem: the first line of output is the number.
+    #[command(after_help = EXIT_CODES)]
+    Count(CountArgs),
+    /// Check solutions (as printed by `solve`) against a problem.
+    #[command(after_help = EXIT_CODES)]
+    Verify(VerifyArgs),
+    /// Write a puzzle as a Knuth-format exact-cover file on stdout.
+    Gen(GenArgs),
+    /// Solve or count n-queens.
+    #[command(after_help = EXIT_CODES)]
+    Queens(QueensArgs),
+    /// Solve or count Langford pairs.
+    #[command(after_help = EXIT_CODES)]
+    Langford(LangfordArgs),
+    /// Solve or count a polyomino tiling (pieces and board from a file, or
+    /// built in).
+    #[command(after_help = EXIT_CODES)]
+    Polyomino(PolyominoArgs),
+    /// Estimate the search tree's size and solutions by random probes.
+    Estimate(EstimateArgs),
+    /// Split a problem into subproblems for `count --plan --shard` (a plan).
+    Plan(PlanArgs),
+    /// Add up shard results, checking each subproblem was counted once.
+    #[command(after_help = EXIT_CODES)]
+    Merge(MergeArgs),
+    /// Solve a batch of sudokus (4x4 to 64x64), one answer per puzzle; or
+    /// make, rate, hint or encode puzzles (subcommands).
+    #[command(after_help = SUDOKU_EXIT_CODES, args_conflicts_with_subcommands = true)]
+    Sudoku(SudokuArgs),
+    /// Find a minimum cover: the fewest options (or the cheapest, with
+    /// --weighted) covering every primary item at least once.
+    #[command(after_help = EXIT_CODES)]
+    Cover(CoverArgs),
+    /// Square destroyer: the fewest matchsticks to remove from an N×N grid
+    /// so that no square of any size is left.
+    Squares(SquaresArgs),
+    /// Contest problems (POJ 3074, POJ 3076, SPOJ 1110, HUST 1017, NOIP
+    /// 2009, POJ 1084): the judge's input in, the judge's output out.
+    #[command(after_help = CONTEST_EXIT_CODES)]
+    Contest(ContestArgs),
+    /// Build the zero-suppressed decision diagram (ZDD) of every solution
+    /// and write it (Knuth's DLX6 text form, or JSON).
+    #[command(after_help = EXIT_CODES)]
+    Zdd(ZddArgs),
+    /// Draw solutions uniformly at random, through the diagram of all
+    /// solutions.
+    #[command(after_help = EXIT_CODES)]
+    Sample(SampleArgs),
+    /// Write a shell completion script on stdout.
+    Completions(CompletionsArgs),
+    /// Write a man page (roff) on stdout: exactly(1), or a subcommand's.
+    Man(ManArgs),
+}
 
 // Arguments of `exactly completions`.
 #[derive(Debug, Args)]

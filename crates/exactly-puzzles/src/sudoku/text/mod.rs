@@ -289,15 +289,14 @@ impl Style {
         let n = grid.size();
         let numbers = self.symbols == Symbols::Numbers;
         self.with_table(n, |table, ascii| {
-            let spaced = self.layout == Layout::SpacedGrid || numbers;
-            if self.layout == Layout::Line && !spaced && ascii {
-                // One byte a cell, from the table.
+            if self.one_byte_a_cell(ascii) {
                 let mut out = Vec::with_capacity(grid.cells().len() + 1);
                 out.extend(grid.cells().iter().map(|&v| table[usize::from(v)]));
                 out.push(b'\n');
                 return String::from_utf8(out)
                     .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
             }
+            let spaced = self.layout == Layout::SpacedGrid || numbers;
             let mut out = String::with_capacity(n * n * 3 + n);
             for (r, line) in grid.cells().chunks(n.max(1)).enumerate() {
                 if r > 0 {
@@ -337,12 +336,8 @@ impl Style {
     /// stack, with no string made for it (DESIGN.md, "Measurements",
     /// code-level choices).
     pub fn write(&self, grid: &Grid, out: &mut impl io::Write) -> io::Result<()> {
-        let numbers = self.symbols == Symbols::Numbers;
-        if self.layout != Layout::Line || numbers {
-            return out.write_all(self.format(grid).as_bytes());
-        }
         self.with_table(grid.size(), |table, ascii| {
-            if !ascii {
+            if !self.one_byte_a_cell(ascii) {
                 return out.write_all(self.format(grid).as_bytes());
             }
             let mut buffer = [0u8; 128];
@@ -354,6 +349,13 @@ impl Style {
             }
             out.write_all(b"\n")
         })
+    }
+
+    /// Whether a grid is written one byte a cell, from the table, on one
+    /// line: a line of symbols of one byte each (`ascii`), not numbers,
+    /// which are spaced.
+    fn one_byte_a_cell(&self, ascii: bool) -> bool {
+        self.layout == Layout::Line && self.symbols != Symbols::Numbers && ascii
     }
 
     /// Calls `f` with the byte written for each value (empty cells too,
