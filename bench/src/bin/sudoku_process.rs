@@ -20,6 +20,12 @@
 //! `../shared/data/sudoku9` beside the repository. With `TDOKU` set to the
 //! path of tdoku's `run_benchmark`, it runs too (`-c1 -t2 -w1 -r0 -n N
 //! -s tdoku [-f] FILE`, its own timing) and its rate is printed beside.
+//!
+//! To compare static binaries (README, "Install"), link both the same
+//! way: build `exactly` and this bench with `--target
+//! x86_64-unknown-linux-gnu --config 'target.x86_64-unknown-linux-gnu.rustflags
+//! = ["-C", "target-feature=+crt-static"]'`, then run the bench's static
+//! binary with `--exactly ../target/x86_64-unknown-linux-gnu/release/exactly`.
 
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
