@@ -9,6 +9,7 @@ mod polyomino_text;
 mod queens;
 mod squares;
 mod sudoku;
+mod sudoku_bands;
 mod sudoku_gen;
 mod sudoku_text;
 mod target_sudoku;

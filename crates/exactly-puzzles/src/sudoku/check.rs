@@ -1,7 +1,8 @@
-//! Checks that the sudoku readers keep on any input; shared by the fuzz
-//! targets and the tests that replay their inputs.
+//! Checks that the sudoku readers keep on any input, and that the 9×9
+//! grid's own search answers as the general solver does; shared by the
+//! fuzz targets and the tests that replay their inputs.
 
-use super::{InputFormat, Reader, Shape, Weights};
+use super::{Answer, Grid, InputFormat, Reader, Rules, Shape, SudokuError, Template, Weights};
 
 /// Reads `data` as `exactly sudoku` does (bytes that are not UTF-8 become
 /// U+FFFD), with reader options taken from its first byte: small grids,
@@ -91,5 +92,64 @@ pub fn weights(data: &[u8]) {
         let n = w.size();
         assert!((1..=Shape::MAX_SIZE).contains(&n));
         let _ = w.get(n - 1, n - 1);
+    }
+}
+
+/// Solves a 9×9 puzzle made from `data` with the classic grid's search on
+/// bands and with the general solver, for up to 1, 2 and 5 solutions in
+/// an order the first byte picks, and panics when their answers differ in
+/// anything but the count of nodes: verdict, count, solutions or error.
+/// With the first byte's top bit, the band solver first meets the empty
+/// grid twice, which has several solutions, so that it leans to its plain
+/// search.
+///
+/// Cell `i` comes from byte `i + 1` (empty past the end): `b % 4` of 0 or 1
+/// keeps the cell's value in a solved grid (row `r`, column `c`: `(3r +
+/// r / 3 + c) % 9`, its values relabelled by `data[0]`), 2 empties it,
+/// and 3 sets `b / 4 % 10` (0 empties it; other values may clash).
+///
+/// ```
+/// exactly_puzzles::sudoku::check::bands(&[3, 0, 1, 2, 3, 4, 5, 6, 7]);
+/// ```
+pub fn bands(data: &[u8]) {
+    let Some((&options, cells)) = data.split_first() else {
+        return;
+    };
+    // The solved grid's values relabelled: a rotation of 1–9.
+    let shift = usize::from(options & 0x7f) % 9;
+    let cells: Vec<u8> = (0..81)
+        .map(|i| {
+            let (r, c) = (i / 9, i % 9);
+            let solved = ((3 * r + r / 3 + c + shift) % 9 + 1) as u8;
+            match cells.get(i).copied().unwrap_or(2) {
+                b if b % 4 < 2 => solved,
+                b if b % 4 == 2 => 0,
+                b => b / 4 % 10,
+            }
+        })
+        .collect();
+    let shape = Shape::new(3, 3).expect("3x3 boxes");
+    let grid = Grid::from_cells(shape, cells).expect("values 0-9 on a 9x9 grid");
+    let template = Template::new(shape, &Rules::default()).expect("the classic grid");
+    let mut bands = template.solver();
+    if options & 0x80 != 0 {
+        for _ in 0..2 {
+            let several = bands.solve(&Grid::empty(shape), 2).expect("no givens");
+            assert_eq!(several.count, 2);
+        }
+    }
+    // A node budget takes the general solver.
+    let mut general = template
+        .solver()
+        .limits(exactly::Limits::default().max_nodes(u64::MAX));
+    let order: [u64; 3] = match (options & 0x7f) / 9 % 3 {
+        0 => [1, 2, 5],
+        1 => [5, 2, 1],
+        _ => [2, 5, 1],
+    };
+    for max in order {
+        let without_nodes = |x: Result<Answer, SudokuError>| x.map(|a| Answer { nodes: 0, ..a });
+        let (a, b) = (bands.solve(&grid, max), general.solve(&grid, max));
+        assert_eq!(without_nodes(a), without_nodes(b), "{grid:?} up to {max}");
     }
 }
