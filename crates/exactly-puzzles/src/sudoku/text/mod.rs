@@ -286,39 +286,44 @@ impl Style {
     /// [`Symbols::write`], which took as many instructions as reading the
     /// puzzle (DESIGN.md, "Measurements", code-level choices).
     pub fn format(&self, grid: &Grid) -> String {
+        self.with_table(grid.size(), |table, ascii| {
+            self.format_with(grid, table, ascii)
+        })
+    }
+
+    /// [`Style::format`] with the table [`Style::with_table`] gives.
+    fn format_with(&self, grid: &Grid, table: &[u8; 256], ascii: bool) -> String {
         let n = grid.size();
         let numbers = self.symbols == Symbols::Numbers;
-        self.with_table(n, |table, ascii| {
-            if self.one_byte_a_cell(ascii) {
-                let mut out = Vec::with_capacity(grid.cells().len() + 1);
-                out.extend(grid.cells().iter().map(|&v| table[usize::from(v)]));
-                out.push(b'\n');
-                return String::from_utf8(out)
-                    .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
-            }
-            let spaced = self.layout == Layout::SpacedGrid || numbers;
-            let mut out = String::with_capacity(n * n * 3 + n);
-            for (r, line) in grid.cells().chunks(n.max(1)).enumerate() {
-                if r > 0 {
-                    if self.layout != Layout::Line {
-                        out.push('\n');
-                    } else if spaced {
-                        out.push(' ');
-                    }
-                }
-                for (c, &v) in line.iter().enumerate() {
-                    if c > 0 && spaced {
-                        out.push(' ');
-                    }
-                    match v {
-                        v if numbers && v != 0 => self.symbols.write(v, n, &mut out),
-                        v => out.push(char::from(table[usize::from(v)])),
-                    }
+        if self.one_byte_a_cell(ascii) {
+            let mut out = Vec::with_capacity(grid.cells().len() + 1);
+            out.extend(grid.cells().iter().map(|&v| table[usize::from(v)]));
+            out.push(b'\n');
+            return String::from_utf8(out)
+                .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+        }
+        let spaced = self.layout == Layout::SpacedGrid || numbers;
+        let mut out = String::with_capacity(n * n * 3 + n);
+        for (r, line) in grid.cells().chunks(n.max(1)).enumerate() {
+            if r > 0 {
+                if self.layout != Layout::Line {
+                    out.push('\n');
+                } else if spaced {
+                    out.push(' ');
                 }
             }
-            out.push('\n');
-            out
-        })
+            for (c, &v) in line.iter().enumerate() {
+                if c > 0 && spaced {
+                    out.push(' ');
+                }
+                match v {
+                    v if numbers && v != 0 => self.symbols.write(v, n, &mut out),
+                    v => out.push(char::from(table[usize::from(v)])),
+                }
+            }
+        }
+        out.push('\n');
+        out
     }
 
     /// Writes a grid to `out` as [`Style::format`] makes it.
@@ -338,7 +343,7 @@ impl Style {
     pub fn write(&self, grid: &Grid, out: &mut impl io::Write) -> io::Result<()> {
         self.with_table(grid.size(), |table, ascii| {
             if !self.one_byte_a_cell(ascii) {
-                return out.write_all(self.format(grid).as_bytes());
+                return out.write_all(self.format_with(grid, table, ascii).as_bytes());
             }
             let mut buffer = [0u8; 128];
             for cells in grid.cells().chunks(buffer.len()) {
