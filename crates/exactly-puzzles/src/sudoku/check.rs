@@ -2,7 +2,9 @@
 //! grid's own search answers as the general solver does; shared by the
 //! fuzz targets and the tests that replay their inputs.
 
-use super::{Answer, Grid, InputFormat, Reader, Rules, Shape, SudokuError, Template, Weights};
+use super::{
+    Answer, Grid, InputFormat, Reader, Rules, Shape, SudokuError, Template, TemplateSolver, Weights,
+};
 
 /// Reads `data` as `exactly sudoku` does (bytes that are not UTF-8 become
 /// U+FFFD), with reader options taken from its first byte: small grids,
@@ -116,7 +118,8 @@ pub fn bands(data: &[u8]) {
         return;
     };
     // The solved grid's values relabelled: a rotation of 1–9.
-    let shift = usize::from(options & 0x7f) % 9;
+    let low = options & 0x7f;
+    let shift = usize::from(low) % 9;
     let cells: Vec<u8> = (0..81)
         .map(|i| {
             let (r, c) = (i / 9, i % 9);
@@ -138,18 +141,38 @@ pub fn bands(data: &[u8]) {
             assert_eq!(several.count, 2);
         }
     }
-    // A node budget takes the general solver.
-    let mut general = template
-        .solver()
-        .limits(exactly::Limits::default().max_nodes(u64::MAX));
-    let order: [u64; 3] = match (options & 0x7f) / 9 % 3 {
+    let mut general = general_solver(&template);
+    let order: [u64; 3] = match low / 9 % 3 {
         0 => [1, 2, 5],
         1 => [5, 2, 1],
         _ => [2, 5, 1],
     };
     for max in order {
-        let without_nodes = |x: Result<Answer, SudokuError>| x.map(|a| Answer { nodes: 0, ..a });
-        let (a, b) = (bands.solve(&grid, max), general.solve(&grid, max));
-        assert_eq!(without_nodes(a), without_nodes(b), "{grid:?} up to {max}");
+        // The check is `agreeing`'s; the answers are not needed here.
+        let _ = agreeing(&mut bands, &mut general, &grid, max);
     }
+}
+
+/// A solver of `template` that takes the general solver, never the
+/// search on bands: a node budget does.
+pub(super) fn general_solver(template: &Template) -> TemplateSolver<'_> {
+    template
+        .solver()
+        .limits(exactly::Limits::default().max_nodes(u64::MAX))
+}
+
+/// The answers of `bands` and `general` to `grid` for up to `max`
+/// solutions, after checking that they are the same in all but the count
+/// of nodes.
+pub(super) fn agreeing(
+    bands: &mut TemplateSolver<'_>,
+    general: &mut TemplateSolver<'_>,
+    grid: &Grid,
+    max: u64,
+) -> [Result<Answer, SudokuError>; 2] {
+    let (a, b) = (bands.solve(grid, max), general.solve(grid, max));
+    let without_nodes =
+        |x: &Result<Answer, SudokuError>| x.clone().map(|a| Answer { nodes: 0, ..a });
+    assert_eq!(without_nodes(&a), without_nodes(&b), "{grid:?} up to {max}");
+    [a, b]
 }
