@@ -324,11 +324,11 @@ fn splitting_commands_refuse_multiplicities() {
     }
 }
 
-#[test]
-fn threads_count_what_forced_moves_leave_as_one_thread_does() {
-    // Eight queens (92 solutions) below one forced option, f x; the
-    // 7,000 options on x that it rules out make the whole too large for
-    // the bitsets and the item masks, so the forced move's rest is counted.
+/// Eight queens (92 solutions, 1,224 nodes) below one forced option,
+/// f x, written to a scratch file named `name`: the 7,000 options on x
+/// that it rules out make the whole too large for the bitsets and the
+/// item masks, so the forced move's rest is counted.
+fn forced_queens(name: &str) -> PathBuf {
     let n = 8;
     let mut text = String::new();
     (0..n).for_each(|i| text += &format!("r{i} c{i} "));
@@ -342,8 +342,14 @@ fn threads_count_what_forced_moves_leave_as_one_thread_does() {
         }
     }
     (0..7000).for_each(|k| text += &format!("x s{k}\n"));
-    let path = scratch("forced-queens.dlx");
+    let path = scratch(name);
     fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn threads_count_what_forced_moves_leave_as_one_thread_does() {
+    let path = forced_queens("forced-queens.dlx");
     let file = path.to_str().unwrap();
     let stats = |args: &[&str]| {
         let (status, out, err) = first_line(&[&["count", "--stats"], args, &[file]].concat());
@@ -363,4 +369,100 @@ fn threads_count_what_forced_moves_leave_as_one_thread_does() {
     // depth counts.
     assert!(three.2.is_some());
     assert_eq!(three.2, whole.2);
+}
+
+#[test]
+fn budgets_and_checkpoints_count_what_forced_moves_leave() {
+    let path = forced_queens("forced-queens-budgets.dlx");
+    let file = path.to_str().unwrap();
+    // The first line, the status, the engine and the nodes.
+    let stats = |args: &[&str]| {
+        let (status, out, err) = first_line(&[&["count", "--stats"], args, &[file]].concat());
+        let line = |key: &str| err.lines().find(|l| l.starts_with(key)).map(str::to_string);
+        (status, out, line("engine: "), line("nodes: "))
+    };
+    // One thread with a budget: the rest's search stops where the whole
+    // one on links does, after the same solutions and nodes.
+    for budget in [
+        &["--max-nodes", "299"][..],
+        &["--max-nodes", "2"],
+        &["--max-nodes", "1"],
+        &["--limit", "10"],
+        &["--timeout", "1000"],
+    ] {
+        let rest = stats(&[&["--threads", "1"], budget].concat());
+        let whole = stats(&[&["--threads", "1", "--engine", "links"], budget].concat());
+        assert_eq!(
+            (&rest.0, &rest.1, &rest.3),
+            (&whole.0, &whole.1, &whole.3),
+            "{budget:?}"
+        );
+        // A budget within the forced level leaves the whole search.
+        let engine = if budget == ["--max-nodes", "1"] {
+            "links"
+        } else {
+            "bits"
+        };
+        assert_eq!(
+            rest.2.as_deref(),
+            Some(&*format!("engine: {engine}")),
+            "{budget:?}"
+        );
+    }
+    assert_eq!(stats(&["--threads", "1", "--limit", "10"]).1, "10");
+    assert_eq!(stats(&["--threads", "1", "--timeout", "1000"]).1, "92");
+    // Checkpoints: the rest's cut is recorded as the whole one's, so a
+    // checkpoint made either way resumes the other way.
+    let made = |name: &str, engine: &str| {
+        let ckpt = scratch(name);
+        let ckpt_arg = ckpt.to_str().unwrap();
+        let run = stats(&[
+            "--threads",
+            "2",
+            "--engine",
+            engine,
+            "--checkpoint",
+            ckpt_arg,
+        ]);
+        assert_eq!((run.0, &*run.1), (Some(0), "92"), "{engine}");
+        assert_eq!(run.3.as_deref(), Some("nodes: 1224"), "{engine}");
+        fs::read_to_string(&ckpt).unwrap()
+    };
+    let by_rest = made("forced-rest.ckpt", "auto");
+    let by_whole = made("forced-whole.ckpt", "links");
+    let header = |text: &str| text.lines().take(2).collect::<Vec<_>>().join("\n");
+    assert_eq!(header(&by_rest), header(&by_whole));
+    assert!(header(&by_rest).contains(" depth 4 "), "{by_rest}");
+    for (name, text) in [("rest", &by_rest), ("whole", &by_whole)] {
+        // Half the records kept, as a run killed midway leaves them.
+        let lines: Vec<&str> = text.lines().collect();
+        let half = lines[..2 + (lines.len() - 2) / 2].join("\n") + "\n";
+        for engine in ["auto", "links"] {
+            let ckpt = scratch(&format!("forced-{name}-{engine}-half.ckpt"));
+            fs::write(&ckpt, &half).unwrap();
+            let ckpt_arg = ckpt.to_str().unwrap();
+            let run = stats(&[
+                "--threads",
+                "2",
+                "--engine",
+                engine,
+                "--checkpoint",
+                ckpt_arg,
+            ]);
+            assert_eq!((run.0, &*run.1), (Some(0), "92"), "{name} then {engine}");
+            assert_eq!(
+                run.3.as_deref(),
+                Some("nodes: 1224"),
+                "{name} then {engine}"
+            );
+            let engine = if engine == "auto" { "bits" } else { engine };
+            assert_eq!(
+                run.2,
+                Some(format!("engine: {engine}")),
+                "{name} then {engine}"
+            );
+            let done = fs::read_to_string(&ckpt).unwrap();
+            assert_eq!(done.lines().count(), lines.len(), "{name} then {engine}");
+        }
+    }
 }

@@ -195,45 +195,81 @@ pub fn count_threads(
     threads: usize,
 ) -> anyhow::Result<Status> {
     let engine: Engine = args.search.engine.into();
-    // Without a checkpoint, whose records name the whole problem's cut, a
-    // large exact cover is counted by what its forced moves leave, as on
-    // one thread.
-    if args.checkpoint.is_none() && engine == Engine::Auto {
-        if let Some(rest) = Rest::of(problem) {
-            let split =
-                parallel::split_for_count(&rest.problem, engine, threads, max_depth(&rest.problem));
-            return count_cut(
-                args,
-                &rest.problem,
-                engine,
-                &split,
-                threads,
-                None,
-                Some(&rest),
-            );
-        }
-    }
-    let hash = input_hash(problem);
     let resumed = match &args.checkpoint {
-        Some(path) => read_checkpoint_header(path, &hash, problem)?,
+        Some(path) => read_checkpoint_header(path, &input_hash(problem), problem)?,
         None => None,
     };
+    // A large exact cover is counted by what its forced moves leave, as on
+    // one thread: its tree is the whole one's below the forced levels, so
+    // its cut at depth d is the whole one's at the forced levels plus d,
+    // the same subproblems in the same order, and a checkpoint names that
+    // whole cut (and resumes one made on the whole problem). A cut above
+    // the forced levels, or past the deepest a checkpoint holds, is the
+    // whole problem's.
+    if engine == Engine::Auto {
+        if let Some(rest) = Rest::of(problem) {
+            let levels = rest.depth as usize;
+            let split = match &resumed {
+                Some(header) => header
+                    .depth
+                    .checked_sub(levels)
+                    .map(|depth| parallel::split_at(&rest.problem, engine, depth)),
+                None => {
+                    let most = max_depth(problem).saturating_sub(levels);
+                    Some(parallel::split_for_count(
+                        &rest.problem,
+                        engine,
+                        threads,
+                        most.min(max_depth(&rest.problem)),
+                    ))
+                }
+            };
+            if let Some(split) = split {
+                let checkpoint = match &args.checkpoint {
+                    Some(path) => Some(open_checkpoint(
+                        path,
+                        checkpoint_header(problem, &split, levels),
+                    )?),
+                    None => None,
+                };
+                return count_cut(
+                    args,
+                    &rest.problem,
+                    engine,
+                    &split,
+                    threads,
+                    checkpoint,
+                    Some(&rest),
+                );
+            }
+        }
+    }
     let split = match &resumed {
         Some(header) => parallel::split_at(problem, engine, header.depth),
         None => parallel::split_for_count(problem, engine, threads, max_depth(problem)),
     };
     let checkpoint = match &args.checkpoint {
-        Some(path) => {
-            let header = CheckpointHeader {
-                input: hash.clone(),
-                depth: split.depth,
-                subproblems: split.subproblems.len(),
-            };
-            Some(open_checkpoint(path, header)?)
-        }
+        Some(path) => Some(open_checkpoint(
+            path,
+            checkpoint_header(problem, &split, 0),
+        )?),
         None => None,
     };
     count_cut(args, problem, engine, &split, threads, checkpoint, None)
+}
+
+/// The header of a checkpoint of `problem` cut by `split`, made `levels`
+/// below the root (the forced levels above a rest's cut).
+fn checkpoint_header<L>(
+    problem: &Problem<L>,
+    split: &parallel::Split,
+    levels: usize,
+) -> CheckpointHeader {
+    CheckpointHeader {
+        input: input_hash(problem),
+        depth: split.depth + levels,
+        subproblems: split.subproblems.len(),
+    }
 }
 
 /// The count of `split`'s subproblems on threads, with the checkpoint's
