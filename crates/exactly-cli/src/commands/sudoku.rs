@@ -286,13 +286,17 @@ pub(crate) fn error_text(line: usize, error: &SudokuError) -> String {
     }
 }
 
-/// A solution on one line, in the record's symbols.
-fn one_line(style: Style, grid: &sudoku::Grid) -> String {
-    let style = Style {
+/// `style` with its layout a line.
+fn on_a_line(style: Style) -> Style {
+    Style {
         layout: Layout::Line,
         ..style
-    };
-    let mut line = style.format(grid);
+    }
+}
+
+/// A solution on one line, in the record's symbols.
+fn one_line(style: Style, grid: &sudoku::Grid) -> String {
+    let mut line = on_a_line(style).format(grid);
     line.truncate(line.trim_end().len());
     line
 }
@@ -380,11 +384,7 @@ fn write_line(out: &mut impl Write, record: &Answered<'_>, second: bool) -> io::
                 // it and not through `writeln!`'s formatting: the most
                 // common answer by far. A line's style writes no space at
                 // its end, so this is `one_line` and a newline.
-                let style = Style {
-                    layout: Layout::Line,
-                    ..p.style
-                };
-                style.write(g, out)
+                on_a_line(p.style).write(g, out)
             }
             (None, v) => writeln!(out, "{}", v.word()),
         },
