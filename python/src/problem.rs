@@ -9,8 +9,8 @@ use exactly::mincover::MinCover;
 use exactly::multi::{CostSolver, CostedSolution};
 use exactly::zdd::{ZddBuilder, ZddError};
 use exactly::{
-    format, BuildError, ColorId, Engine, ItemId, Limits, OptionId, Outcome, Solver, StopReason,
-    Warning,
+    format, BuildError, ColorId, Engine, ItemId, Limits, OptionId, Outcome, Rest, Solver,
+    StopReason, Warning,
 };
 use pyo3::exceptions::{PyMemoryError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -26,6 +26,34 @@ use crate::solutions::{produce, Message, Solutions, AHEAD};
 const PROBE_NODES: u64 = 1 << 13;
 
 pub(crate) type Shared = exactly::Problem<u32>;
+
+/// An exact cover's count on `threads` threads within `limits`: a tree
+/// that ends within [`PROBE_NODES`] nodes on this thread, a bigger one
+/// cut into 64 subproblems a thread. Solutions, outcome and nodes.
+fn count_on_threads<L: Sync>(
+    problem: &exactly::Problem<L>,
+    threads: usize,
+    limits: &Limits,
+) -> Result<(u128, Outcome, u64), exactly::parallel::BadPrefix> {
+    // A search that ends within PROBE_NODES nodes is over before threads
+    // would have started: count it on this one.
+    let mut probe = Solver::new(problem).limits(limits.clone().max_nodes(PROBE_NODES));
+    let c = probe.count();
+    if c.outcome != Outcome::Stopped(StopReason::NodeLimit) {
+        return Ok((c.solutions, c.outcome, probe.stats().nodes));
+    }
+    let cut = exactly::parallel::split(problem, Engine::Auto, 64 * threads, 64);
+    let counted = exactly::parallel::count_split(
+        problem,
+        Engine::Auto,
+        &cut,
+        threads,
+        limits,
+        &[],
+        &|_, _, _| {},
+    );
+    counted.map(|c| (c.solutions, c.outcome, c.nodes))
+}
 
 /// An exact-cover problem: options (each a set of items) to choose so that
 /// every primary item is covered exactly once and every secondary item at
@@ -467,30 +495,23 @@ impl Problem {
                     );
                     return Ok((c.solutions, c.outcome, c.nodes));
                 }
-                // A search that ends within PROBE_NODES nodes is over before
-                // threads would have started: count it on this one.
-                let mut probe = Solver::new(problem).limits(limits.clone().max_nodes(PROBE_NODES));
-                let c = probe.count();
-                if c.outcome != Outcome::Stopped(StopReason::NodeLimit) {
-                    return Ok((c.solutions, c.outcome, probe.stats().nodes));
+                // A large exact cover is counted by the rest its forced
+                // moves leave, as `exactly count --threads N` does: the
+                // forced levels are nodes of the whole tree.
+                match Rest::of(problem) {
+                    Some(rest) => count_on_threads(&rest.problem, threads, &limits)
+                        .map(|(s, o, n)| (s, o, n.saturating_add(rest.depth.into()))),
+                    None => count_on_threads(problem, threads, &limits),
                 }
-                let cut = exactly::parallel::split(problem, Engine::Auto, 64 * threads, 64);
-                let counted = exactly::parallel::count_split(
-                    problem,
-                    Engine::Auto,
-                    &cut,
-                    threads,
-                    &limits,
-                    &[],
-                    &|_, _, _| {},
-                );
-                counted.map(|c| (c.solutions, c.outcome, c.nodes))
             })?
         } else {
             let limits = budget.limits(&cancel);
             interruptible(py, &cancel, None, || {
-                // `Solver` runs Algorithm M itself on multiplicities.
-                let mut s = Solver::new(problem).limits(limits);
+                // `Solver` runs Algorithm M itself on multiplicities. A
+                // stopped count is not resumed, so a large exact cover is
+                // counted by the rest its forced moves leave under a
+                // budget too.
+                let mut s = Solver::new(problem).limits(limits).resumable(false);
                 let c = s.count();
                 Ok::<_, exactly::parallel::BadPrefix>((c.solutions, c.outcome, s.stats().nodes))
             })?

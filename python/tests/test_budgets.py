@@ -87,3 +87,39 @@ def test_bad_budgets():
     assert p.best(0) == []
     # a timeout far in the future is no error
     assert p.count(timeout=1e11) == 2
+
+
+def forced_queens(n):
+    """n queens below one forced option, ("f", "x"): the 7,000 options on
+    x that it rules out make the whole too large for the bitsets and the
+    item masks, so the rest the forced option leaves is counted."""
+    options = {}
+    for r in range(n):
+        for c in range(n):
+            options[("q", r, c)] = [("row", r), ("col", c), ("up", r + c), ("down", r - c)]
+    options["f"] = ["f", "x"]
+    for k in range(7000):
+        options[("x", k)] = ["x", ("s", k)]
+    secondary = [("up", d) for d in range(2 * n - 1)] + [("down", d) for d in range(-n + 1, n)]
+    secondary += [("s", k) for k in range(7000)]
+    return exactly.Problem(options, secondary=secondary)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_budgets_count_what_forced_moves_leave(threads):
+    p, plain = forced_queens(8), queens(8)
+    assert p.count(threads=threads) == 92
+    assert p.count(threads=threads, timeout=1000) == 92
+    # The forced level is one node more; below it, the same tree, stopped
+    # after the same solutions.
+    for limit in (1, 10, 91):
+        with pytest.raises(exactly.Stopped) as stop:
+            p.count(threads=threads, limit=limit)
+        assert stop.value.partial == limit
+    for nodes in (50, 299, 1000):
+        with pytest.raises(exactly.Stopped) as forced:
+            p.count(threads=threads, max_nodes=nodes + 1)
+        with pytest.raises(exactly.Stopped) as below:
+            plain.count(threads=threads, max_nodes=nodes)
+        assert forced.value.partial == below.value.partial
+        assert forced.value.nodes == below.value.nodes + 1

@@ -239,12 +239,41 @@ fn count(text: &str) -> Result<Value, Value> {
             "engine": "multiplicities",
         }));
     }
-    // The count runs in slices of COUNT_SLICE nodes, each a new call of the
-    // search: the browser first runs the engine as its baseline compiler
-    // made it and moves a hot function to its optimizing compiler only for
-    // the function's next call, so one call that counts for seconds would
-    // run unoptimized to the end.
-    let mut solver = Solver::new(&problem).on_progress(PROGRESS_INTERVAL, report);
+    // A large exact cover is counted by the rest its forced moves leave,
+    // as `exactly count` does: the forced levels are the whole tree's first
+    // nodes.
+    let (solutions, outcome, stats) = match exactly::Rest::of(&problem) {
+        Some(rest) => {
+            let (solutions, outcome, mut stats) = count_in_slices(&rest.problem, rest.depth);
+            rest.add_forced(&mut stats.nodes, &mut stats.updates, &mut stats.max_depth);
+            (solutions, outcome, stats)
+        }
+        None => count_in_slices(&problem, 0),
+    };
+    Ok(json!({
+        "info": info(&problem),
+        "count": solutions.to_string(),
+        "outcome": outcome_word(outcome),
+        "nodes": stats.nodes,
+        "ms": now() - start,
+        "engine": format!("{:?}", stats.engine),
+    }))
+}
+
+/// Counts `problem`, `levels` below the root of the problem the page
+/// counts (progress reports add them), in slices of [`COUNT_SLICE`]
+/// nodes, each a new call of the search: the browser first runs the
+/// engine as its baseline compiler made it and moves a hot function to its
+/// optimizing compiler only for the function's next call, so one call that
+/// counts for seconds would run unoptimized to the end.
+fn count_in_slices<L>(problem: &Problem<L>, levels: u32) -> (u128, Outcome, exactly::Stats) {
+    let mut solver = Solver::new(problem).on_progress(PROGRESS_INTERVAL, move |p| {
+        report(&exactly::Progress {
+            nodes: p.nodes.saturating_add(levels.into()),
+            depth: p.depth.saturating_add(levels),
+            ..*p
+        })
+    });
     let mut solutions = 0u128;
     let mut until = 0u64;
     let outcome = loop {
@@ -256,15 +285,7 @@ fn count(text: &str) -> Result<Value, Value> {
             break c.outcome;
         }
     };
-    let stats = solver.stats();
-    Ok(json!({
-        "info": info(&problem),
-        "count": solutions.to_string(),
-        "outcome": outcome_word(outcome),
-        "nodes": stats.nodes,
-        "ms": now() - start,
-        "engine": format!("{:?}", stats.engine),
-    }))
+    (solutions, outcome, *solver.stats())
 }
 
 /// The nodes a count searches in one call (see [`count`]).

@@ -402,6 +402,41 @@ test("counting the 6x10 pentominoes: 9356, with progress shown", async () => {
   }
 });
 
+test("a large exact cover is counted by the rest its forced moves leave, as the CLI counts it", async () => {
+  // Eight queens below one forced option, f x: the 7,000 options on x that
+  // it rules out make the whole too large for the bitsets and the item
+  // masks, so the count runs on the rest, on the bitsets.
+  let text = "";
+  for (let i = 0; i < 8; i++) text += `r${i} c${i} `;
+  text += "f x |";
+  for (let d = 0; d < 15; d++) text += ` a${d} b${d}`;
+  for (let k = 0; k < 7000; k++) text += ` s${k}`;
+  text += "\nf x\n";
+  for (let r = 0; r < 8; r++) for (let c = 0; c < 8; c++) text += `r${r} c${c} a${r + c} b${r + 7 - c}\n`;
+  for (let k = 0; k < 7000; k++) text += `x s${k}\n`;
+  const file = join(scratch, "forced-queens.dlx");
+  writeFileSync(file, text);
+  const counted = runCli(["count", "--stats", "--threads", "1", file]);
+  assert.equal(counted.status, 0, counted.stderr);
+  assert.equal(counted.stdout.trim(), "92");
+  const nodes = Number(/^nodes: (\d+)$/m.exec(counted.stderr)?.[1]);
+  assert.match(counted.stderr, /^engine: bits$/m);
+  const s = await openPage();
+  try {
+    const p = s.page;
+    await p.click("#nav-solve");
+    await setText(p, "#solve-input", text);
+    await p.click("#solve-count");
+    await p.waitForFunction(() => document.querySelector("#solve-result").textContent !== "");
+    assert.equal(await p.textContent("#solve-result"), "92 solutions");
+    const status = await p.textContent("#solve-status");
+    assert.ok(status.startsWith(`${nodes.toLocaleString("en")} nodes in `), status);
+    assert.match(status, /; Bits engine\)$/);
+  } finally {
+    await s.close();
+  }
+});
+
 test("cancelling a long count stops within a second", async () => {
   const queens = runCli(["gen", "queens", "16"]).stdout;
   const s = await openPage();

@@ -382,7 +382,8 @@ fn budgets_and_checkpoints_count_what_forced_moves_leave() {
         (status, out, line("engine: "), line("nodes: "))
     };
     // One thread with a budget: the rest's search stops where the whole
-    // one on links does, after the same solutions and nodes.
+    // one on links does, after the same solutions and nodes (the rest of
+    // these queens drops no twin, which could move a node budget's stop).
     for budget in [
         &["--max-nodes", "299"][..],
         &["--max-nodes", "2"],

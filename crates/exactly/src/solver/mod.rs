@@ -281,6 +281,12 @@ pub struct Solver<'p, L = String> {
     /// Whether trace events include the dancing links' node changes.
     trace_nodes: bool,
     outcome: Option<Outcome>,
+    /// Whether a count stopped by a budget may be resumed (see
+    /// [`Solver::resumable`]).
+    resumable: bool,
+    /// Knuth's estimate of the fraction done when a count by the rest
+    /// stopped, which leaves nothing to resume.
+    stopped_fraction: Option<f64>,
     /// Whether the problem has multiplicities, and then Algorithm M's
     /// search, built on first use, which runs instead of the backend's.
     multi: bool,
@@ -347,6 +353,8 @@ impl<'p, L> Solver<'p, L> {
             trace: None,
             trace_nodes: false,
             outcome: None,
+            resumable: true,
+            stopped_fraction: None,
             multi: problem.has_multiplicities(),
             multi_search: None,
         }
@@ -387,6 +395,7 @@ impl<'p, L> Solver<'p, L> {
         self.resume = Resume::Enter;
         self.stats = Stats::default();
         self.outcome = None;
+        self.stopped_fraction = None;
         self.multi_search = None;
     }
 
@@ -405,6 +414,43 @@ impl<'p, L> Solver<'p, L> {
     /// ```
     pub fn forced_first(mut self, on: bool) -> Self {
         self.enough = u32::from(on);
+        self
+    }
+
+    /// Whether a count stopped by a budget may be resumed by calling it
+    /// again (the default). A solver that will not be resumed lets
+    /// [`Solver::count`] count a large exact cover by its [`Rest`] under a
+    /// budget too, as it does without one. The rest's tree is the whole
+    /// one's below the forced levels, so it meets the solutions in the
+    /// same order: a budget on solutions stops it where it stops the whole
+    /// search, and a node budget (less the forced levels) within a few
+    /// nodes of it: the rest counts a last level of one item in one
+    /// step where the whole problem may still have that item's twin. Once
+    /// such a count stops, later calls find nothing more and report the
+    /// same stop.
+    ///
+    /// ```
+    /// # let mut text = String::from("a b c f x |");
+    /// # (0..7000).for_each(|k| text += &format!(" s{k}"));
+    /// # text += "\nf x\na b\nc\na\nb c\n";
+    /// # (0..7000).for_each(|k| text += &format!("x s{k}\n"));
+    /// # let p = exactly::format::parse_dlx(&text)?;
+    /// use exactly::{Engine, Limits, Outcome, Solver, StopReason};
+    /// // `p`: f x forced, then a b c (two solutions), too large for the
+    /// // bitsets and the item masks.
+    /// let limits = Limits::default().max_solutions(1);
+    /// let mut once = Solver::new(&p).limits(limits.clone()).resumable(false);
+    /// let c = once.count();
+    /// assert_eq!((c.solutions, c.outcome), (1, Outcome::Stopped(StopReason::SolutionLimit)));
+    /// assert_eq!(once.stats().engine, Engine::Bits); // the rest's
+    /// assert_eq!(once.count().solutions, 0);
+    /// let mut whole = Solver::new(&p).limits(limits).engine(Engine::Links);
+    /// whole.count();
+    /// assert_eq!(once.stats().nodes, whole.stats().nodes);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn resumable(mut self, resumable: bool) -> Self {
+        self.resumable = resumable;
         self
     }
 
@@ -502,6 +548,9 @@ impl<'p, L> Solver<'p, L> {
 
     /// Knuth's estimate of the fraction of the tree explored so far.
     pub fn fraction_done(&self) -> f64 {
+        if let Some(fraction) = self.stopped_fraction {
+            return fraction;
+        }
         if self.resume == Resume::Done {
             return 1.0;
         }
@@ -514,9 +563,10 @@ impl<'p, L> Solver<'p, L> {
     /// A large exact cover (one that [`Engine::Auto`] gives neither the
     /// bitsets nor the item masks) whose first levels each have one option,
     /// such as a large sudoku with its givens, may leave a small problem
-    /// below them ([`Rest`]). Searched with [`Engine::Auto`], no budget,
-    /// seed, trace or [`Solver::forced_first`], and without
-    /// multiplicities, the count then runs on that rest with the engine it
+    /// below them ([`Rest`]). Searched with [`Engine::Auto`], no budget
+    /// (or one on a solver that is not [`Solver::resumable`]), seed, trace
+    /// or [`Solver::forced_first`], and without multiplicities, the count
+    /// then runs on that rest with the engine it
     /// suits (the bitsets or the item masks): the same tree and the same
     /// nodes, and
     /// [`Stats::engine`] names the rest's engine. Progress reports then
@@ -607,6 +657,7 @@ impl<'p, L> Solver<'p, L> {
         self.stats = Stats::default();
         self.budget.restart();
         self.outcome = None;
+        self.stopped_fraction = None;
         self.multi_search = None;
     }
 
@@ -767,6 +818,7 @@ impl<'p, L> Solver<'p, L> {
         self.stats = Stats::default();
         self.budget.restart();
         self.outcome = None;
+        self.stopped_fraction = None;
         self.multi_search = None;
         self.resume = if result.is_ok() {
             Resume::Enter

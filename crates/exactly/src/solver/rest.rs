@@ -24,7 +24,7 @@
 
 use std::collections::HashSet;
 
-use super::{Backend, Count, Engine, Outcome, Progress, Resume, Solver, Stats};
+use super::{Backend, Count, Engine, Progress, Resume, Solver, Stats};
 use crate::problem::{ColorId, ItemId, ItemKind, OptionId, Problem, ProblemBuilder};
 use crate::repr::{bits, masks};
 
@@ -282,13 +282,19 @@ impl Rest {
 impl<L> Solver<'_, L> {
     /// [`Solver::count`] by the rest below the forced moves from the root
     /// (see the module docs), or `None` to count as usual: only a solver
-    /// that has not searched, with [`Engine::Auto`], no budget, seed,
-    /// trace or [`Solver::forced_first`], on an exact cover without
-    /// multiplicities too large for the bitsets and the item masks, whose
-    /// rest fits one of them ([`Rest::find`] checks the problem). `any_size`
-    /// lifts the two conditions on size (for tests).
+    /// that has not searched, with [`Engine::Auto`], no seed, trace or
+    /// [`Solver::forced_first`], and no budget unless it is not
+    /// [`Solver::resumable`] (a node budget then past the forced levels),
+    /// on an exact cover without multiplicities too large for the bitsets
+    /// and the item masks, whose rest fits one of them ([`Rest::find`]
+    /// checks the problem). `any_size` lifts the two conditions on size
+    /// (for tests).
     pub(super) fn count_rest(&mut self, any_size: bool) -> Option<Count> {
         let limits = &self.limits;
+        let unlimited = limits.nodes.is_none()
+            && limits.time.is_none()
+            && limits.solutions.is_none()
+            && limits.cancel.is_none();
         let plain = matches!(self.backend, Backend::Unbuilt(Engine::Auto))
             && self.trace.is_none()
             && self.rng.is_none()
@@ -296,10 +302,7 @@ impl<L> Solver<'_, L> {
             && self.resume == Resume::Enter
             && self.level == 0
             && self.stats.nodes == 0
-            && limits.nodes.is_none()
-            && limits.time.is_none()
-            && limits.solutions.is_none()
-            && limits.cancel.is_none()
+            && (unlimited || !self.resumable)
             && limits.shared.is_none();
         if !plain {
             return None;
@@ -307,11 +310,20 @@ impl<L> Solver<'_, L> {
         let start = crate::time::Instant::now();
         let rest = Rest::find(self.problem, any_size)?;
         let depth = u64::from(rest.depth);
+        // The forced levels are the whole search's first nodes, and the
+        // clock started with this call.
+        let mut below = self.limits.clone();
+        if let Some(nodes) = below.nodes {
+            below.nodes = Some(nodes.checked_sub(depth).filter(|&n| n > 0)?);
+        }
+        if let Some(time) = below.time {
+            below.time = Some(time.saturating_sub(start.elapsed()));
+        }
         // Progress reports come from the rest's search, with the chain's
         // levels and nodes added.
         let mut report = self.progress.take();
-        let (count, done) = {
-            let mut solver = Solver::new(&rest.problem);
+        let (count, done, fraction) = {
+            let mut solver = Solver::new(&rest.problem).limits(below);
             if let (Some(f), Some(every)) = (report.as_mut(), self.budget.progress_interval()) {
                 solver = solver.on_progress(every, move |p: &Progress| {
                     f(&Progress {
@@ -321,7 +333,8 @@ impl<L> Solver<'_, L> {
                     });
                 });
             }
-            (solver.count(), *solver.stats())
+            let count = solver.count();
+            (count, *solver.stats(), solver.fraction_done())
         };
         self.progress = report;
         self.stats = Stats {
@@ -330,8 +343,12 @@ impl<L> Solver<'_, L> {
         };
         let s = &mut self.stats;
         rest.add_forced(&mut s.nodes, &mut s.updates, &mut s.max_depth);
+        // Nothing is left to resume: a stop is reported again.
         self.resume = Resume::Done;
-        self.outcome = Some(Outcome::Complete);
+        self.outcome = Some(count.outcome);
+        if !count.outcome.is_complete() {
+            self.stopped_fraction = Some(fraction);
+        }
         Some(count)
     }
 }
@@ -339,6 +356,7 @@ impl<L> Solver<'_, L> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{Limits, Outcome};
 
     /// A random exact cover with a solution planted in it and some of
     /// that solution's options forced from the root: each of the extra
@@ -438,6 +456,72 @@ mod tests {
             colored > 25,
             "{colored} of 100 with colors counted by their rest"
         );
+    }
+
+    #[test]
+    fn budgets_stop_the_rest_where_they_stop_the_whole() {
+        let (mut taken, mut stopped) = (0, 0);
+        for seed in 1..=300 {
+            let p = forced_problem(seed, seed % 2 == 0, seed % 3 == 0);
+            let mut full = Solver::new(&p).engine(Engine::Links);
+            let total = full.count();
+            let nodes = full.stats().nodes;
+            // Budgets from within the forced levels to past the end.
+            let budgets = [
+                Limits::default().max_nodes(1 + seed % 3),
+                Limits::default().max_nodes(1 + seed % nodes),
+                Limits::default().max_nodes(nodes),
+                Limits::default().max_solutions(1 + u128::from(seed) % (total.solutions + 1)),
+                Limits::default().max_time(std::time::Duration::from_secs(100)),
+            ];
+            for limits in budgets {
+                let mut whole = Solver::new(&p).engine(Engine::Links).limits(limits.clone());
+                let want = whole.count();
+                // A resumable solver keeps the whole problem under a budget.
+                let mut kept = Solver::new(&p).limits(limits.clone());
+                assert_eq!(kept.count_rest(true), None, "seed {seed}");
+                let mut solver = Solver::new(&p).limits(limits.clone()).resumable(false);
+                let Some(got) = solver.count_rest(true) else {
+                    assert_eq!(solver.count(), want, "seed {seed} {limits:?}");
+                    continue;
+                };
+                taken += 1;
+                stopped += usize::from(!got.outcome.is_complete());
+                let (a, b) = (solver.stats(), whole.stats());
+                if limits.nodes.is_none() {
+                    // The same solutions in the same order, and the same
+                    // nodes up to the stop.
+                    assert_eq!(got, want, "seed {seed} {limits:?}");
+                    assert_eq!(
+                        (a.nodes, a.solutions, a.max_depth),
+                        (b.nodes, b.solutions, b.max_depth),
+                        "seed {seed} {limits:?}"
+                    );
+                } else if got.outcome.is_complete() {
+                    // Within the budget: the whole tree.
+                    assert_eq!(got, total, "seed {seed} {limits:?}");
+                    assert_eq!(a.nodes, nodes, "seed {seed} {limits:?}");
+                } else {
+                    // A node budget may stop the two a few nodes apart:
+                    // the rest counts a last level in one step where the
+                    // whole problem still has that item's twin.
+                    assert_eq!(got.outcome, want.outcome, "seed {seed} {limits:?}");
+                    assert!(got.solutions <= total.solutions, "seed {seed} {limits:?}");
+                    assert!(a.nodes < nodes, "seed {seed} {limits:?}");
+                }
+                // Nothing is left to resume: the stop is reported again.
+                let again = solver.count();
+                assert_eq!(again.solutions, 0, "seed {seed}");
+                assert_eq!(again.outcome, got.outcome, "seed {seed}");
+                assert_eq!(
+                    solver.fraction_done() < 1.0,
+                    got.outcome != Outcome::Complete,
+                    "seed {seed} {limits:?}"
+                );
+            }
+        }
+        assert!(taken > 300, "{taken} budgeted counts by the rest");
+        assert!(stopped > 100, "{stopped} of them stopped");
     }
 
     #[test]
