@@ -11,6 +11,15 @@ const read = (path) => readFileSync(path, "utf8");
 const scratch = mkdtempSync(join(tmpdir(), "exactly-web-test-"));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
+/** Counts the problem `text` on the page's solve view; returns the result line. */
+async function countOnPage(p, text) {
+  await p.click("#nav-solve");
+  await setText(p, "#solve-input", text);
+  await p.click("#solve-count");
+  await p.waitForFunction(() => document.querySelector("#solve-result").textContent !== "");
+  return p.textContent("#solve-result");
+}
+
 /** Solves the records in `text` on the page; returns the page session. */
 async function pasteSudoku(s, text) {
   const p = s.page;
@@ -424,11 +433,7 @@ test("a large exact cover is counted by the rest its forced moves leave, as the 
   const s = await openPage();
   try {
     const p = s.page;
-    await p.click("#nav-solve");
-    await setText(p, "#solve-input", text);
-    await p.click("#solve-count");
-    await p.waitForFunction(() => document.querySelector("#solve-result").textContent !== "");
-    assert.equal(await p.textContent("#solve-result"), "92 solutions");
+    assert.equal(await countOnPage(p, text), "92 solutions");
     const status = await p.textContent("#solve-status");
     assert.ok(status.startsWith(`${nodes.toLocaleString("en")} nodes in `), status);
     assert.match(status, /; Bits engine\)$/);
@@ -466,10 +471,7 @@ test("cancelling a long count stops within a second", async () => {
     await p.waitForTimeout(400);
     assert.equal(await p.textContent("#solve-status"), "cancelled");
     // The next count runs on a fresh worker.
-    await setText(p, "#solve-input", read(join(ROOT, "testdata", "knuth-example.dlx")));
-    await p.click("#solve-count");
-    await p.waitForFunction(() => document.querySelector("#solve-result").textContent !== "");
-    assert.equal(await p.textContent("#solve-result"), "1 solutions");
+    assert.equal(await countOnPage(p, read(join(ROOT, "testdata", "knuth-example.dlx"))), "1 solutions");
   } finally {
     await s.close();
   }
@@ -501,11 +503,7 @@ test("multiplicities counted and the cheapest solution found, as the CLI's", asy
   const s = await openPage();
   try {
     const p = s.page;
-    await p.click("#nav-solve");
-    await setText(p, "#solve-input", dominate);
-    await p.click("#solve-count");
-    await p.waitForFunction(() => document.querySelector("#solve-result").textContent !== "");
-    assert.equal(await p.textContent("#solve-result"), `${counted.stdout.trim()} solutions`);
+    assert.equal(await countOnPage(p, dominate), `${counted.stdout.trim()} solutions`);
     // Listing them is left to the CLI, and says so.
     await p.click("#solve-list");
     await p.waitForSelector("#solve-error:not([hidden])");

@@ -414,17 +414,13 @@ fn budgets_and_checkpoints_count_what_forced_moves_leave() {
     assert_eq!(stats(&["--threads", "1", "--timeout", "1000"]).1, "92");
     // Checkpoints: the rest's cut is recorded as the whole one's, so a
     // checkpoint made either way resumes the other way.
+    let checkpointed = |engine: &str, ckpt: &PathBuf| {
+        let ckpt = ckpt.to_str().unwrap();
+        stats(&["--threads", "2", "--engine", engine, "--checkpoint", ckpt])
+    };
     let made = |name: &str, engine: &str| {
         let ckpt = scratch(name);
-        let ckpt_arg = ckpt.to_str().unwrap();
-        let run = stats(&[
-            "--threads",
-            "2",
-            "--engine",
-            engine,
-            "--checkpoint",
-            ckpt_arg,
-        ]);
+        let run = checkpointed(engine, &ckpt);
         assert_eq!((run.0, &*run.1), (Some(0), "92"), "{engine}");
         assert_eq!(run.3.as_deref(), Some("nodes: 1224"), "{engine}");
         fs::read_to_string(&ckpt).unwrap()
@@ -441,15 +437,7 @@ fn budgets_and_checkpoints_count_what_forced_moves_leave() {
         for engine in ["auto", "links"] {
             let ckpt = scratch(&format!("forced-{name}-{engine}-half.ckpt"));
             fs::write(&ckpt, &half).unwrap();
-            let ckpt_arg = ckpt.to_str().unwrap();
-            let run = stats(&[
-                "--threads",
-                "2",
-                "--engine",
-                engine,
-                "--checkpoint",
-                ckpt_arg,
-            ]);
+            let run = checkpointed(engine, &ckpt);
             assert_eq!((run.0, &*run.1), (Some(0), "92"), "{name} then {engine}");
             assert_eq!(
                 run.3.as_deref(),
