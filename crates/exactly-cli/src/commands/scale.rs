@@ -195,17 +195,32 @@ pub fn count_threads(
     threads: usize,
 ) -> anyhow::Result<Status> {
     let engine: Engine = args.search.engine.into();
-    let resumed = match &args.checkpoint {
-        Some(path) => read_checkpoint_header(path, &input_hash(problem), problem)?,
-        None => None,
+    // The input's hash, written once, where a checkpoint names it.
+    let hash = args.checkpoint.as_ref().map(|_| input_hash(problem));
+    let resumed = match (&args.checkpoint, &hash) {
+        (Some(path), Some(hash)) => read_checkpoint_header(path, hash, problem)?,
+        _ => None,
+    };
+    // The checkpoint of a cut made `levels` below the root (the forced
+    // levels above a rest's cut).
+    let checkpoint = |split: &parallel::Split, levels: usize| match (&args.checkpoint, &hash) {
+        (Some(path), Some(hash)) => {
+            let header = CheckpointHeader {
+                input: hash.clone(),
+                depth: split.depth + levels,
+                subproblems: split.subproblems.len(),
+            };
+            open_checkpoint(path, header).map(Some)
+        }
+        _ => Ok(None),
     };
     // A large exact cover is counted by what its forced moves leave, as on
     // one thread: its tree is the whole one's below the forced levels, so
     // its cut at depth d is the whole one's at the forced levels plus d,
     // the same subproblems in the same order, and a checkpoint names that
     // whole cut (and resumes one made on the whole problem). A cut above
-    // the forced levels, or past the deepest a checkpoint holds, is the
-    // whole problem's.
+    // the forced levels, or forced levels past the deepest cut a
+    // checkpoint holds, leave the whole problem's.
     if engine == Engine::Auto {
         if let Some(rest) = Rest::of(problem) {
             let levels = rest.depth as usize;
@@ -215,23 +230,20 @@ pub fn count_threads(
                     .checked_sub(levels)
                     .map(|depth| parallel::split_at(&rest.problem, engine, depth)),
                 None => {
-                    let most = max_depth(problem).saturating_sub(levels);
-                    Some(parallel::split_for_count(
-                        &rest.problem,
-                        engine,
-                        threads,
-                        most.min(max_depth(&rest.problem)),
-                    ))
+                    // A checkpoint holds no cut deeper than the whole
+                    // problem's deepest.
+                    let most = match &args.checkpoint {
+                        Some(_) => max_depth(problem).checked_sub(levels),
+                        None => Some(usize::MAX),
+                    };
+                    most.map(|most| {
+                        let most = most.min(max_depth(&rest.problem));
+                        parallel::split_for_count(&rest.problem, engine, threads, most)
+                    })
                 }
             };
             if let Some(split) = split {
-                let checkpoint = match &args.checkpoint {
-                    Some(path) => Some(open_checkpoint(
-                        path,
-                        checkpoint_header(problem, &split, levels),
-                    )?),
-                    None => None,
-                };
+                let checkpoint = checkpoint(&split, levels)?;
                 return count_cut(
                     args,
                     &rest.problem,
@@ -248,28 +260,8 @@ pub fn count_threads(
         Some(header) => parallel::split_at(problem, engine, header.depth),
         None => parallel::split_for_count(problem, engine, threads, max_depth(problem)),
     };
-    let checkpoint = match &args.checkpoint {
-        Some(path) => Some(open_checkpoint(
-            path,
-            checkpoint_header(problem, &split, 0),
-        )?),
-        None => None,
-    };
+    let checkpoint = checkpoint(&split, 0)?;
     count_cut(args, problem, engine, &split, threads, checkpoint, None)
-}
-
-/// The header of a checkpoint of `problem` cut by `split`, made `levels`
-/// below the root (the forced levels above a rest's cut).
-fn checkpoint_header<L>(
-    problem: &Problem<L>,
-    split: &parallel::Split,
-    levels: usize,
-) -> CheckpointHeader {
-    CheckpointHeader {
-        input: input_hash(problem),
-        depth: split.depth + levels,
-        subproblems: split.subproblems.len(),
-    }
 }
 
 /// The count of `split`'s subproblems on threads, with the checkpoint's

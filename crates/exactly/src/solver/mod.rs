@@ -566,9 +566,8 @@ impl<'p, L> Solver<'p, L> {
     /// below them ([`Rest`]). Searched with [`Engine::Auto`], no budget
     /// (or one on a solver that is not [`Solver::resumable`]), seed, trace
     /// or [`Solver::forced_first`], and without multiplicities, the count
-    /// then runs on that rest with the engine it
-    /// suits (the bitsets or the item masks): the same tree and the same
-    /// nodes, and
+    /// then runs on that rest with the engine it suits (the bitsets or the
+    /// item masks): the same tree and the same nodes, and
     /// [`Stats::engine`] names the rest's engine. Progress reports then
     /// come from the rest's search, with the levels and nodes above it
     /// added.
