@@ -243,12 +243,8 @@ fn count(text: &str) -> Result<Value, Value> {
     // as `exactly count` does: the forced levels are the whole tree's first
     // nodes.
     let (solutions, outcome, stats) = match exactly::Rest::of(&problem) {
-        Some(rest) => {
-            let (solutions, outcome, mut stats) = count_in_slices(&rest.problem, rest.depth);
-            rest.add_forced(&mut stats.nodes, &mut stats.updates, &mut stats.max_depth);
-            (solutions, outcome, stats)
-        }
-        None => count_in_slices(&problem, 0),
+        Some(rest) => count_in_slices(&rest.problem, Some(&rest)),
+        None => count_in_slices(&problem, None),
     };
     Ok(json!({
         "info": info(&problem),
@@ -260,19 +256,20 @@ fn count(text: &str) -> Result<Value, Value> {
     }))
 }
 
-/// Counts `problem`, `levels` below the root of the problem the page
-/// counts (progress reports add them), in slices of [`COUNT_SLICE`]
-/// nodes, each a new call of the search: the browser first runs the
-/// engine as its baseline compiler made it and moves a hot function to its
-/// optimizing compiler only for the function's next call, so one call that
-/// counts for seconds would run unoptimized to the end.
-fn count_in_slices<L>(problem: &Problem<L>, levels: u32) -> (u128, Outcome, exactly::Stats) {
-    let mut solver = Solver::new(problem).on_progress(PROGRESS_INTERVAL, move |p| {
-        report(&exactly::Progress {
-            nodes: p.nodes.saturating_add(levels.into()),
-            depth: p.depth.saturating_add(levels),
-            ..*p
-        })
+/// Counts `problem`, the rest `above` leaves of the problem the page
+/// counts if any (its progress and counts are then the whole problem's),
+/// in slices of [`COUNT_SLICE`] nodes, each a new call of the search: the
+/// browser first runs the engine as its baseline compiler made it and
+/// moves a hot function to its optimizing compiler only for the function's
+/// next call, so one call that counts for seconds would run unoptimized to
+/// the end.
+fn count_in_slices<L>(
+    problem: &Problem<L>,
+    above: Option<&exactly::Rest>,
+) -> (u128, Outcome, exactly::Stats) {
+    let mut solver = Solver::new(problem).on_progress(PROGRESS_INTERVAL, move |p| match above {
+        Some(rest) => report(&rest.whole_progress(p)),
+        None => report(p),
     });
     let mut solutions = 0u128;
     let mut until = 0u64;
@@ -285,7 +282,11 @@ fn count_in_slices<L>(problem: &Problem<L>, levels: u32) -> (u128, Outcome, exac
             break c.outcome;
         }
     };
-    (solutions, outcome, *solver.stats())
+    let mut stats = *solver.stats();
+    if let Some(rest) = above {
+        rest.add_forced(&mut stats.nodes, &mut stats.updates, &mut stats.max_depth);
+    }
+    (solutions, outcome, stats)
 }
 
 /// The nodes a count searches in one call (see [`count`]).

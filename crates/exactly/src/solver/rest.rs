@@ -227,6 +227,32 @@ impl Rest {
         *max_depth = max_depth.saturating_add(self.depth);
     }
 
+    /// A progress report of a search of the rest as the whole problem's:
+    /// the forced levels added to its nodes and depth, as
+    /// [`Rest::add_forced`] adds them to the counts at the end.
+    ///
+    /// ```
+    /// # let mut text = String::from("a b c f x |");
+    /// # (0..7000).for_each(|k| text += &format!(" s{k}"));
+    /// # text += "\nf x\na b\nc\na\nb c\n";
+    /// # (0..7000).for_each(|k| text += &format!("x s{k}\n"));
+    /// # let p = exactly::format::parse_dlx(&text)?;
+    /// use exactly::{Progress, Rest};
+    /// // `p` as in the example above: f x forced, then a b c.
+    /// let rest = Rest::of(&p).expect("a forced move at the root");
+    /// let below = Progress { nodes: 5, solutions: 1, fraction: 0.5, depth: 2, elapsed: Default::default() };
+    /// let whole = rest.whole_progress(&below);
+    /// assert_eq!((whole.nodes, whole.depth, whole.solutions), (6, 3, 1));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn whole_progress(&self, p: &Progress) -> Progress {
+        Progress {
+            nodes: p.nodes.saturating_add(self.depth.into()),
+            depth: p.depth.saturating_add(self.depth),
+            ..*p
+        }
+    }
+
     /// The rest of `problem` where [`Solver::count`] counts one: an exact
     /// cover, with or without colors but without multiplicities, that the
     /// bitsets and the item masks do not take ([`Engine::Auto`] gives it
@@ -325,13 +351,8 @@ impl<L> Solver<'_, L> {
         let (count, done, fraction) = {
             let mut solver = Solver::new(&rest.problem).limits(below);
             if let (Some(f), Some(every)) = (report.as_mut(), self.budget.progress_interval()) {
-                solver = solver.on_progress(every, move |p: &Progress| {
-                    f(&Progress {
-                        nodes: p.nodes + depth,
-                        depth: p.depth.saturating_add(depth as u32),
-                        ..*p
-                    });
-                });
+                let whole = &rest;
+                solver = solver.on_progress(every, move |p: &Progress| f(&whole.whole_progress(p)));
             }
             let count = solver.count();
             (count, *solver.stats(), solver.fraction_done())
