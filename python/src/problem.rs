@@ -8,10 +8,7 @@ use std::time::Instant;
 use exactly::mincover::MinCover;
 use exactly::multi::{CostSolver, CostedSolution};
 use exactly::zdd::{ZddBuilder, ZddError};
-use exactly::{
-    format, BuildError, ColorId, Engine, ItemId, Limits, OptionId, Outcome, Rest, Solver,
-    StopReason, Warning,
-};
+use exactly::{format, BuildError, ColorId, ItemId, Limits, OptionId, Outcome, Solver, Warning};
 use pyo3::exceptions::{PyMemoryError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyLong, PyString, PyTuple};
@@ -20,40 +17,7 @@ use crate::budget::{interruptible, reason_word, stopped, thread_count, Budget};
 use crate::convert::{collection, lookup, mapping_pairs, parse_error, show};
 use crate::solutions::{produce, Message, Solutions, AHEAD};
 
-/// The nodes a count on several threads first searches on one: a tree
-/// that ends within them (about half a millisecond of search) is counted
-/// without starting threads; a bigger one is counted again on all of them.
-const PROBE_NODES: u64 = 1 << 13;
-
 pub(crate) type Shared = exactly::Problem<u32>;
-
-/// An exact cover's count on `threads` threads within `limits`: a tree
-/// that ends within [`PROBE_NODES`] nodes on this thread, a bigger one
-/// cut into 64 subproblems a thread. Solutions, outcome and nodes.
-fn count_on_threads<L: Sync>(
-    problem: &exactly::Problem<L>,
-    threads: usize,
-    limits: &Limits,
-) -> Result<(u128, Outcome, u64), exactly::parallel::BadPrefix> {
-    // A search that ends within PROBE_NODES nodes is over before threads
-    // would have started: count it on this one.
-    let mut probe = Solver::new(problem).limits(limits.clone().max_nodes(PROBE_NODES));
-    let c = probe.count();
-    if c.outcome != Outcome::Stopped(StopReason::NodeLimit) {
-        return Ok((c.solutions, c.outcome, probe.stats().nodes));
-    }
-    let cut = exactly::parallel::split(problem, Engine::Auto, 64 * threads, 64);
-    let counted = exactly::parallel::count_split(
-        problem,
-        Engine::Auto,
-        &cut,
-        threads,
-        limits,
-        &[],
-        &|_, _, _| {},
-    );
-    counted.map(|c| (c.solutions, c.outcome, c.nodes))
-}
 
 /// An exact-cover problem: options (each a set of items) to choose so that
 /// every primary item is covered exactly once and every secondary item at
@@ -479,30 +443,16 @@ impl Problem {
         let problem = &*self.inner;
         let split = threads > 1 && budget.nodes.is_none() && budget.solutions.is_none();
         let start = Instant::now();
-        let (counted, timed_out) = if split {
+        let ((solutions, outcome, nodes), timed_out) = if split {
             let deadline = budget.time.and_then(|t| start.checked_add(t));
             let limits = Limits::default().cancel_flag(cancel.clone());
             interruptible(py, &cancel, deadline, || {
-                if problem.has_multiplicities() {
-                    // Split into smaller problems, as `exactly count
-                    // --threads N` does: Algorithm M's search has no prefixes.
-                    let c = exactly::parallel::count_multi(
-                        problem,
-                        threads,
-                        &limits,
-                        &|_| {},
-                        &|_, _, _| {},
-                    );
-                    return Ok((c.solutions, c.outcome, c.nodes));
-                }
-                // A large exact cover is counted by the rest its forced
-                // moves leave, as `exactly count --threads N` does: the
-                // forced levels are nodes of the whole tree.
-                match Rest::of(problem) {
-                    Some(rest) => count_on_threads(&rest.problem, threads, &limits)
-                        .map(|(s, o, n)| (s, o, n.saturating_add(rest.depth.into()))),
-                    None => count_on_threads(problem, threads, &limits),
-                }
+                // Cut and counted on the threads as `exactly count --threads
+                // N` counts: a problem with multiplicities split into
+                // smaller problems, and a large exact cover counted by the
+                // rest its forced moves leave.
+                let c = exactly::parallel::count_within(problem, threads, &limits);
+                (c.solutions, c.outcome, c.nodes)
             })?
         } else {
             let limits = budget.limits(&cancel);
@@ -513,11 +463,9 @@ impl Problem {
                 // budget too.
                 let mut s = Solver::new(problem).limits(limits).resumable(false);
                 let c = s.count();
-                Ok::<_, exactly::parallel::BadPrefix>((c.solutions, c.outcome, s.stats().nodes))
+                (c.solutions, c.outcome, s.stats().nodes)
             })?
         };
-        let (solutions, outcome, nodes) =
-            counted.map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))?;
         match outcome {
             Outcome::Complete => Ok(solutions.into_py(py)),
             Outcome::Stopped(reason) => Err(stopped(

@@ -1358,7 +1358,9 @@ impl From<Failed<PrefixError>> for BadPrefix {
 /// forced moves from the root leave a small problem is counted by that
 /// [`Rest`], as [`Solver::count`] counts it: the rest is cut and counted
 /// on the threads, and the forced levels are added to the nodes, updates
-/// and depth (`done` is then by the rest's subproblems).
+/// and depth (`done` is then by the rest's subproblems). The nodes,
+/// updates and depth are those of a count on one thread, whatever the
+/// number of threads.
 ///
 /// ```
 /// # let n = 11; // Langford pairs 1..11 (35,584 solutions), built as `exactly gen langford 11`
@@ -1371,38 +1373,109 @@ impl From<Failed<PrefixError>> for BadPrefix {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn count<L: Sync>(problem: &Problem<L>, threads: usize) -> ParallelCount {
-    count_by_rest(problem, threads, false)
+    count_within(problem, threads, &Limits::default())
 }
 
-/// [`count`]; `any_size` lifts [`Rest::of`]'s conditions on size (for
-/// tests).
+/// [`count`] within `limits`, the budgets of the whole count, counted from
+/// this call: one deadline for every thread, one node budget that the
+/// threads share, and a cancel flag that stops them all (see
+/// [`Pool::limits`]). A stopped count has `outcome` stopped, and its
+/// solutions and nodes are those counted so far (above the cut, and in
+/// the subproblems finished or stopped); which they are depends on the
+/// threads' timing. The cut is always made whole, so a tree that ends
+/// above it is counted whole whatever the budget. A solution limit is
+/// counted on the calling thread, as [`Solver::count`] counts it (`done`
+/// is then empty): which solutions come first is known only in search
+/// order.
+///
+/// ```
+/// use exactly::{Limits, Outcome, StopReason};
+/// # let n = 11; // Langford pairs 1..11 (35,584 solutions), built as `exactly gen langford 11`
+/// # let mut text: String = (1..=n).map(|k| format!("d{k} ")).chain((1..=2 * n).map(|i| format!("p{i} "))).collect();
+/// # text.push('\n');
+/// # for k in 1..=n { for i in 1..2 * n - k { text += &format!("d{k} p{i} p{}\n", i + k + 1); } }
+/// let p = exactly::format::parse_dlx(&text)?; // Langford pairs 1..11
+/// let whole = exactly::parallel::count_within(&p, 2, &Limits::default());
+/// assert_eq!((whole.solutions, whole.outcome), (35584, Outcome::Complete));
+/// let c = exactly::parallel::count_within(&p, 2, &Limits::default().max_nodes(50_000));
+/// assert_eq!(c.outcome, Outcome::Stopped(StopReason::NodeLimit));
+/// assert!(c.solutions < 35584);
+/// let c = exactly::parallel::count_within(&p, 2, &Limits::default().max_solutions(10));
+/// assert_eq!((c.solutions, c.outcome), (10, Outcome::Stopped(StopReason::SolutionLimit)));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn count_within<L: Sync>(
+    problem: &Problem<L>,
+    threads: usize,
+    limits: &Limits,
+) -> ParallelCount {
+    let start = crate::time::Instant::now();
+    if limits.solutions.is_some() {
+        // Not resumed: a large exact cover is counted by its rest.
+        let mut solver = Solver::new(problem).limits(limits.clone()).resumable(false);
+        let c = solver.count();
+        let stats = solver.stats();
+        return ParallelCount {
+            solutions: c.solutions,
+            nodes: stats.nodes,
+            updates: stats.updates,
+            max_depth: stats.max_depth,
+            outcome: c.outcome,
+            done: Vec::new(),
+        };
+    }
+    count_by_rest(problem, threads, limits, start, false)
+}
+
+/// [`count_within`] on the threads, the clock started at `start`;
+/// `any_size` lifts [`Rest::of`]'s conditions on size (for tests).
 pub(crate) fn count_by_rest<L: Sync>(
     problem: &Problem<L>,
     threads: usize,
+    limits: &Limits,
+    start: crate::time::Instant,
     any_size: bool,
 ) -> ParallelCount {
-    let Some(rest) = Rest::find(problem, any_size) else {
-        return count_whole(problem, threads);
+    let rest = Rest::find(problem, any_size);
+    // A node budget within the forced levels stops in them: the whole
+    // problem is counted.
+    let Some((rest, below)) = rest.and_then(|r| r.limits_below(limits, start).map(|b| (r, b)))
+    else {
+        return count_whole(problem, threads, limits, start);
     };
-    let mut counted = count_whole(&rest.problem, threads);
+    let mut counted = count_whole(&rest.problem, threads, &below, crate::time::Instant::now());
     let c = &mut counted;
     rest.add_forced(&mut c.nodes, &mut c.updates, &mut c.max_depth);
     counted
 }
 
-/// [`count`] on the whole problem.
-fn count_whole<L: Sync>(problem: &Problem<L>, threads: usize) -> ParallelCount {
+/// [`count_by_rest`] on the whole problem.
+fn count_whole<L: Sync>(
+    problem: &Problem<L>,
+    threads: usize,
+    limits: &Limits,
+    start: crate::time::Instant,
+) -> ParallelCount {
     let threads = threads.clamp(1, MAX_THREADS);
+    // The time left once the rest is found and the tree cut.
+    let left = || {
+        let mut left = limits.clone();
+        left.time = limits.time.map(|t| t.saturating_sub(start.elapsed()));
+        left
+    };
     if problem.has_multiplicities() {
-        return count_multi(problem, threads, &Limits::default(), &|_| {}, &|_, _, _| {});
+        return count_multi(problem, threads, &left(), &|_| {}, &|_, _, _| {});
     }
     // One structure for the cut and the count.
     let shared = Shared::new(problem, Engine::Auto);
     // No cut is deeper than the tree, whose levels each cover a primary item.
     let split = split_for_count_on(&shared, threads, problem.num_primary());
+    let mut limits = left();
+    // The nodes above the cut are the count's first.
+    limits.nodes = limits.nodes.map(|n| n.saturating_sub(split.nodes).max(1));
     let run = SplitRun {
         threads,
-        limits: &Limits::default(),
+        limits: &limits,
         skip: &[],
         on_done: &|_, _, _| {},
     };

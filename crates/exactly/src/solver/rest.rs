@@ -227,6 +227,26 @@ impl Rest {
         *max_depth = max_depth.saturating_add(self.depth);
     }
 
+    /// The budgets `limits` leave the rest's search, the search of the
+    /// whole problem having started at `start`: a node budget less the
+    /// forced levels (the whole search's first nodes), and a time budget
+    /// less the time since `start`. `None` when the node budget ends
+    /// within the forced levels, where the whole problem's search stops.
+    pub(crate) fn limits_below(
+        &self,
+        limits: &crate::Limits,
+        start: crate::time::Instant,
+    ) -> Option<crate::Limits> {
+        let mut below = limits.clone();
+        if let Some(nodes) = below.nodes {
+            below.nodes = Some(nodes.checked_sub(self.depth.into()).filter(|&n| n > 0)?);
+        }
+        if let Some(time) = below.time {
+            below.time = Some(time.saturating_sub(start.elapsed()));
+        }
+        Some(below)
+    }
+
     /// A progress report of a search of the rest as the whole problem's:
     /// the forced levels added to its nodes and depth, as
     /// [`Rest::add_forced`] adds them to the counts at the end.
@@ -335,16 +355,8 @@ impl<L> Solver<'_, L> {
         }
         let start = crate::time::Instant::now();
         let rest = Rest::find(self.problem, any_size)?;
-        let depth = u64::from(rest.depth);
-        // The forced levels are the whole search's first nodes, and the
-        // clock started with this call.
-        let mut below = self.limits.clone();
-        if let Some(nodes) = below.nodes {
-            below.nodes = Some(nodes.checked_sub(depth).filter(|&n| n > 0)?);
-        }
-        if let Some(time) = below.time {
-            below.time = Some(time.saturating_sub(start.elapsed()));
-        }
+        // The clock started with this call.
+        let below = rest.limits_below(&self.limits, start)?;
         // Progress reports come from the rest's search, with the chain's
         // levels and nodes added.
         let mut report = self.progress.take();
@@ -546,6 +558,50 @@ mod tests {
     }
 
     #[test]
+    fn the_rest_on_threads_stops_where_its_budgets_say() {
+        use crate::StopReason;
+        // Langford pairs 1..11 (35,584 solutions) below two forced options.
+        let n = 11;
+        let mut text: String = (1..=n).map(|k| format!("d{k} ")).collect();
+        text += &(1..=2 * n).map(|i| format!("p{i} ")).collect::<String>();
+        text += "f g\nf\ng\n";
+        for k in 1..=n {
+            for i in 1..2 * n - k {
+                text += &format!("d{k} p{i} p{}\n", i + k + 1);
+            }
+        }
+        let p = crate::format::parse_dlx(&text).unwrap();
+        let mut whole = Solver::new(&p).engine(Engine::Links);
+        let want = whole.count().solutions;
+        let nodes = whole.stats().nodes;
+        assert_eq!(want, 35584);
+        let count = |threads, limits: &Limits| {
+            crate::parallel::count_by_rest(&p, threads, limits, crate::time::Instant::now(), true)
+        };
+        let rest = Rest::find(&p, true).expect("two forced levels");
+        assert_eq!(rest.depth, 2);
+        for threads in [1, 3] {
+            let got = count(threads, &Limits::default());
+            assert_eq!((got.solutions, got.nodes), (want, nodes));
+            // A node budget within the forced levels, then below them.
+            for budget in [2, nodes / 2] {
+                let got = count(threads, &Limits::default().max_nodes(budget));
+                assert_eq!(got.outcome, Outcome::Stopped(StopReason::NodeLimit));
+                assert!(got.solutions < want, "{budget}: {}", got.solutions);
+            }
+            let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+            let got = count(threads, &Limits::default().cancel_flag(cancel));
+            assert_eq!(got.outcome, Outcome::Stopped(StopReason::Cancelled));
+            let got = count(
+                threads,
+                &Limits::default().max_time(std::time::Duration::ZERO),
+            );
+            assert_eq!(got.outcome, Outcome::Stopped(StopReason::TimeLimit));
+            assert!(got.solutions < want);
+        }
+    }
+
+    #[test]
     fn the_rest_on_threads_counts_the_nodes_and_solutions_of_the_whole() {
         let mut taken = 0;
         for seed in 1..=200 {
@@ -555,7 +611,13 @@ mod tests {
             let rest = Rest::find(&p, true);
             taken += usize::from(rest.is_some());
             for threads in [1, 3] {
-                let got = crate::parallel::count_by_rest(&p, threads, true);
+                let got = crate::parallel::count_by_rest(
+                    &p,
+                    threads,
+                    &Limits::default(),
+                    crate::time::Instant::now(),
+                    true,
+                );
                 assert_eq!(got.solutions, want.solutions, "seed {seed}");
                 assert_eq!(got.nodes, whole.stats().nodes, "seed {seed}");
                 assert_eq!(got.outcome, Outcome::Complete, "seed {seed}");
