@@ -8,7 +8,9 @@ use std::time::Instant;
 use exactly::mincover::MinCover;
 use exactly::multi::{CostSolver, CostedSolution};
 use exactly::zdd::{ZddBuilder, ZddError};
-use exactly::{format, BuildError, ColorId, ItemId, Limits, OptionId, Outcome, Solver, Warning};
+use exactly::{
+    format, BuildError, ColorId, ItemId, Limits, OptionId, Outcome, Solver, StopReason, Warning,
+};
 use pyo3::exceptions::{PyMemoryError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyLong, PyString, PyTuple};
@@ -16,6 +18,11 @@ use pyo3::types::{PyDict, PyList, PyLong, PyString, PyTuple};
 use crate::budget::{interruptible, reason_word, stopped, thread_count, Budget};
 use crate::convert::{collection, lookup, mapping_pairs, parse_error, show};
 use crate::solutions::{produce, Message, Solutions, AHEAD};
+
+/// The nodes a count on several threads first searches on one: a tree
+/// that ends within them (about half a millisecond of search) is counted
+/// without starting threads; a bigger one is counted again on all of them.
+const PROBE_NODES: u64 = 1 << 13;
 
 pub(crate) type Shared = exactly::Problem<u32>;
 
@@ -447,6 +454,13 @@ impl Problem {
             let deadline = budget.time.and_then(|t| start.checked_add(t));
             let limits = Limits::default().cancel_flag(cancel.clone());
             interruptible(py, &cancel, deadline, || {
+                // A search that ends within PROBE_NODES nodes is over
+                // before threads would have started: count it on this one.
+                let mut probe = Solver::new(problem).limits(limits.clone().max_nodes(PROBE_NODES));
+                let c = probe.count();
+                if c.outcome != Outcome::Stopped(StopReason::NodeLimit) {
+                    return (c.solutions, c.outcome, probe.stats().nodes);
+                }
                 // Cut and counted on the threads as `exactly count --threads
                 // N` counts: a problem with multiplicities split into
                 // smaller problems, and a large exact cover counted by the
