@@ -507,7 +507,9 @@ impl Problem {
         let limits = budget.limits(&cancel);
         let problem = &*self.inner;
         let ((found, nodes), _) = interruptible(py, &cancel, None, || {
-            let mut s = Solver::new(problem).limits(limits);
+            // Searched once: a large exact cover's first solution may
+            // come from the rest its forced moves leave.
+            let mut s = Solver::new(problem).limits(limits).resumable(false);
             (s.first(), s.stats().nodes)
         })?;
         match found {

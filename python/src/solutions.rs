@@ -29,8 +29,10 @@ pub(crate) fn produce(problem: &Shared, limits: Limits, tx: &mpsc::SyncSender<Me
         Ok(()) => ControlFlow::Continue(()),
         Err(_) => ControlFlow::Break(()),
     };
-    // `Solver` runs Algorithm M itself on multiplicities.
-    let mut s = Solver::new(problem).limits(limits);
+    // `Solver` runs Algorithm M itself on multiplicities. One visit runs
+    // to the end, so a large exact cover's solutions may come from the
+    // rest its forced moves leave.
+    let mut s = Solver::new(problem).limits(limits).resumable(false);
     let (outcome, nodes) = (s.for_each(visit), s.stats().nodes);
     let _ = tx.send(Message::End(outcome, nodes));
 }

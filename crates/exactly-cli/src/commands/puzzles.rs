@@ -155,7 +155,8 @@ fn solve<L: Clone>(
         .clone()
         .map_labels(|_| texts.next().unwrap_or_default());
     let bar = search::progress_bar();
-    // Never resumed: a budgeted count may run on the rest of forced moves.
+    // Never resumed: a count or a listing may run on the rest of forced
+    // moves.
     let mut solver = search::solver(&shown, search_args, &bar).resumable(false);
     let mut out = io::BufWriter::new(io::stdout().lock());
     let (found, outcome) = if count_only {

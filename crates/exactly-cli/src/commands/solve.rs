@@ -47,7 +47,9 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<Status> {
         return super::scale::solve_threads(args, &input, threads);
     }
     let bar = search::progress_bar();
-    let mut solver = search::solver(&input.problem, &args.search, &bar);
+    // Never resumed: a large exact cover's solutions may come from the
+    // rest of its forced moves, as its count does.
+    let mut solver = search::solver(&input.problem, &args.search, &bar).resumable(false);
     let outcome = output::print_search(&input, args.format, args.every.every, &bar, |visit| {
         solver.for_each(visit)
     })?;

@@ -427,7 +427,11 @@ impl<'p, L> Solver<'p, L> {
     /// nodes of it: the rest counts a last level of one item in one
     /// step where the whole problem may still have that item's twin. Once
     /// such a count stops, later calls find nothing more and report the
-    /// same stop.
+    /// same stop. [`Solver::for_each`] and [`Solver::first`] visit the
+    /// rest's solutions too, as the whole problem's and in its order, with
+    /// or without a budget; a visit that stops, at a budget or at a
+    /// `Break`, is final in the same way. [`Solver::solutions`], whose
+    /// every step resumes the last, always searches the whole problem.
     ///
     /// ```
     /// # let mut text = String::from("a b c f x |");
@@ -600,8 +604,19 @@ impl<'p, L> Solver<'p, L> {
 
     /// Hands each solution to `visit` until it returns `Break`, a budget runs
     /// out, or the tree is exhausted. A later call resumes after the last
-    /// solution visited.
+    /// solution visited, unless the solver is not [`Solver::resumable`]:
+    /// such a solver visits a large exact cover's solutions through the
+    /// [`Rest`] its forced moves leave, as [`Solver::count`] counts them,
+    /// and a visit that stops (`Break` included) is final.
     pub fn for_each(&mut self, mut visit: impl FnMut(&Solution) -> ControlFlow<()>) -> Outcome {
+        if let Some(outcome) = self.visit_rest(false, &mut visit) {
+            return outcome;
+        }
+        self.visit_whole(visit)
+    }
+
+    /// [`Solver::for_each`] on the whole problem, resumable.
+    fn visit_whole(&mut self, mut visit: impl FnMut(&Solution) -> ControlFlow<()>) -> Outcome {
         let mut buf = Solution {
             options: Vec::new(),
         };
@@ -612,8 +627,9 @@ impl<'p, L> Solver<'p, L> {
         })
     }
 
-    /// All solutions, lazily: each `next()` resumes the search. After the
-    /// iterator ends, [`Solver::outcome`] tells whether it was exhaustive.
+    /// All solutions, lazily: each `next()` resumes the search (on the
+    /// whole problem, resumable or not). After the iterator ends,
+    /// [`Solver::outcome`] tells whether it was exhaustive.
     pub fn solutions(&mut self) -> Solutions<'_, 'p, L> {
         Solutions { solver: self }
     }
@@ -923,7 +939,8 @@ impl<L> Iterator for Solutions<'_, '_, L> {
 
     fn next(&mut self) -> Option<Solution> {
         let mut found = None;
-        let outcome = self.solver.for_each(|s| {
+        // Each call resumes the last, so the whole problem is searched.
+        let outcome = self.solver.visit_whole(|s| {
             found = Some(s.clone());
             ControlFlow::Break(())
         });

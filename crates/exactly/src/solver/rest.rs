@@ -24,7 +24,9 @@
 
 use std::collections::HashSet;
 
-use super::{Backend, Count, Engine, Progress, Resume, Solver, Stats};
+use std::ops::ControlFlow;
+
+use super::{Backend, Count, Engine, Outcome, Progress, Resume, Solution, Solver, Stats};
 use crate::problem::{ColorId, ItemId, ItemKind, OptionId, Problem, ProblemBuilder};
 use crate::repr::{bits, masks};
 
@@ -336,6 +338,51 @@ impl<L> Solver<'_, L> {
     /// checks the problem). `any_size` lifts the two conditions on size
     /// (for tests).
     pub(super) fn count_rest(&mut self, any_size: bool) -> Option<Count> {
+        self.by_rest(any_size, false, |solver, _| {
+            let count = solver.count();
+            (count, count.outcome)
+        })
+    }
+
+    /// [`Solver::for_each`] by the rest, as [`Solver::count_rest`] counts
+    /// by it, but only where the solver is not [`Solver::resumable`]: a
+    /// visit may stop the search at any solution, and the rest's solver
+    /// is gone by the next call. Each of the rest's solutions is handed
+    /// on as the whole problem's: the forced options, then the rest's,
+    /// level by level, as the whole problem's search chooses them.
+    pub(super) fn visit_rest(
+        &mut self,
+        any_size: bool,
+        visit: &mut impl FnMut(&Solution) -> ControlFlow<()>,
+    ) -> Option<Outcome> {
+        self.by_rest(any_size, true, |solver, rest| {
+            let mut whole = Solution {
+                options: Vec::with_capacity(rest.chain.len() + rest.problem.num_primary()),
+            };
+            // The rest's own solver visits its whole problem.
+            let outcome = solver.visit_whole(|s| {
+                whole.options.clear();
+                whole.options.extend_from_slice(&rest.chain);
+                let options = s.options().iter().map(|o| rest.options[o.index()]);
+                whole.options.extend(options);
+                visit(&whole)
+            });
+            (outcome, outcome)
+        })
+    }
+
+    /// Runs `search` on a solver of the rest in place of this solver's
+    /// own search, under the budgets left below the forced levels, and
+    /// takes its stats (the forced levels added) and its outcome as this
+    /// solver's, with nothing left to resume. `None` where the rest does
+    /// not apply (see [`Solver::count_rest`]); `visiting`: only where the
+    /// solver is not resumable, with or without a budget.
+    fn by_rest<T>(
+        &mut self,
+        any_size: bool,
+        visiting: bool,
+        search: impl FnOnce(&mut Solver<'_, ()>, &Rest) -> (T, Outcome),
+    ) -> Option<T> {
         let limits = &self.limits;
         let unlimited = limits.nodes.is_none()
             && limits.time.is_none()
@@ -348,7 +395,7 @@ impl<L> Solver<'_, L> {
             && self.resume == Resume::Enter
             && self.level == 0
             && self.stats.nodes == 0
-            && (unlimited || !self.resumable)
+            && (unlimited && !visiting || !self.resumable)
             && limits.shared.is_none();
         if !plain {
             return None;
@@ -360,14 +407,14 @@ impl<L> Solver<'_, L> {
         // Progress reports come from the rest's search, with the chain's
         // levels and nodes added.
         let mut report = self.progress.take();
-        let (count, done, fraction) = {
+        let (value, outcome, done, fraction) = {
             let mut solver = Solver::new(&rest.problem).limits(below);
             if let (Some(f), Some(every)) = (report.as_mut(), self.budget.progress_interval()) {
                 let whole = &rest;
                 solver = solver.on_progress(every, move |p: &Progress| f(&whole.whole_progress(p)));
             }
-            let count = solver.count();
-            (count, *solver.stats(), solver.fraction_done())
+            let (value, outcome) = search(&mut solver, &rest);
+            (value, outcome, *solver.stats(), solver.fraction_done())
         };
         self.progress = report;
         self.stats = Stats {
@@ -378,18 +425,18 @@ impl<L> Solver<'_, L> {
         rest.add_forced(&mut s.nodes, &mut s.updates, &mut s.max_depth);
         // Nothing is left to resume: a stop is reported again.
         self.resume = Resume::Done;
-        self.outcome = Some(count.outcome);
-        if !count.outcome.is_complete() {
+        self.outcome = Some(outcome);
+        if !outcome.is_complete() {
             self.stopped_fraction = Some(fraction);
         }
-        Some(count)
+        Some(value)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Limits, Outcome};
+    use crate::{Limits, Outcome, StopReason};
 
     /// A random exact cover with a solution planted in it and some of
     /// that solution's options forced from the root: each of the extra
@@ -492,6 +539,65 @@ mod tests {
     }
 
     #[test]
+    fn the_rest_visits_the_whole_problems_solutions_in_its_order() {
+        let (mut taken, mut colored) = (0, 0);
+        for seed in 1..=200 {
+            let p = forced_problem(seed, seed % 2 == 0, seed % 4 == 0);
+            let mut whole = Solver::new(&p).engine(Engine::Links);
+            let want: Vec<Solution> = whole.solutions().collect();
+            let nodes = whole.stats().nodes;
+            // A resumable solver visits the whole problem.
+            let mut visit = |_: &Solution| ControlFlow::Continue(());
+            assert_eq!(Solver::new(&p).visit_rest(true, &mut visit), None);
+            let mut solver = Solver::new(&p).resumable(false);
+            let mut got = Vec::new();
+            let outcome = solver.visit_rest(true, &mut |s: &Solution| {
+                got.push(s.clone());
+                ControlFlow::Continue(())
+            });
+            let Some(outcome) = outcome else {
+                continue;
+            };
+            taken += 1;
+            colored += usize::from(seed % 4 == 0);
+            // The same solutions, each option for option, in the same order.
+            assert_eq!(outcome, Outcome::Complete, "seed {seed}");
+            assert_eq!(got, want, "seed {seed}");
+            assert_eq!(solver.stats().nodes, nodes, "seed {seed}");
+            // A visit that breaks, or a solution budget, stops at the same
+            // solution, and for good.
+            for stop in 1..=want.len().min(3) {
+                let mut seen = Vec::new();
+                let mut solver = Solver::new(&p).resumable(false);
+                let outcome = solver.visit_rest(true, &mut |s: &Solution| {
+                    seen.push(s.clone());
+                    if seen.len() == stop {
+                        ControlFlow::Break(())
+                    } else {
+                        ControlFlow::Continue(())
+                    }
+                });
+                assert!(outcome.is_some_and(|o| !o.is_complete()), "seed {seed}");
+                assert_eq!(seen, want[..stop], "seed {seed}");
+                assert_eq!(solver.first(), Err(StopReason::Caller), "seed {seed}");
+                let limits = Limits::default().max_solutions(stop as u128);
+                let mut solver = Solver::new(&p).limits(limits).resumable(false);
+                let mut seen = Vec::new();
+                solver.for_each(|s| {
+                    seen.push(s.clone());
+                    ControlFlow::Continue(())
+                });
+                assert_eq!(seen, want[..stop], "seed {seed}");
+            }
+        }
+        assert!(taken > 50, "{taken} of 200 visited by their rest");
+        assert!(
+            colored > 10,
+            "{colored} of 50 with colors visited by their rest"
+        );
+    }
+
+    #[test]
     fn budgets_stop_the_rest_where_they_stop_the_whole() {
         let (mut taken, mut stopped) = (0, 0);
         for seed in 1..=300 {
@@ -559,7 +665,6 @@ mod tests {
 
     #[test]
     fn the_rest_on_threads_stops_where_its_budgets_say() {
-        use crate::StopReason;
         // Langford pairs 1..11 (35,584 solutions) below two forced options.
         let n = 11;
         let mut text: String = (1..=n).map(|k| format!("d{k} ")).collect();
