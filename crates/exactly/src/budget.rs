@@ -80,6 +80,14 @@ impl Limits {
         self.cancel = Some(flag);
         self
     }
+
+    /// These budgets for a search that starts now, where they were set at
+    /// `start`: the time budget less the time since.
+    pub(crate) fn since(&self, start: Instant) -> Limits {
+        let mut left = self.clone();
+        left.time = self.time.map(|t| t.saturating_sub(start.elapsed()));
+        left
+    }
 }
 
 /// Why a search ended before exploring the whole tree.

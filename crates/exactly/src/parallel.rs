@@ -674,7 +674,7 @@ impl Walk<'_> {
         let limits = self.limits;
         let mut round = Round::default();
         for prefix in frontier {
-            let mut pass = limits.clone();
+            let mut pass = limits.since(self.start);
             pass.solutions = None;
             let left = limits
                 .nodes
@@ -685,7 +685,6 @@ impl Walk<'_> {
                 Some(cap) if cap < left => Some(cap),
                 _ => limits.nodes.map(|_| left),
             };
-            pass.time = limits.time.map(|t| t.saturating_sub(self.start.elapsed()));
             solver.set_limits(pass);
             // The root needs no replay (nor a search with prefixes: a
             // problem with multiplicities is split at the root only), and
@@ -1457,20 +1456,21 @@ fn count_whole<L: Sync>(
     start: crate::time::Instant,
 ) -> ParallelCount {
     let threads = threads.clamp(1, MAX_THREADS);
-    // The time left once the rest is found and the tree cut.
-    let left = || {
-        let mut left = limits.clone();
-        left.time = limits.time.map(|t| t.saturating_sub(start.elapsed()));
-        left
-    };
     if problem.has_multiplicities() {
-        return count_multi(problem, threads, &left(), &|_| {}, &|_, _, _| {});
+        return count_multi(
+            problem,
+            threads,
+            &limits.since(start),
+            &|_| {},
+            &|_, _, _| {},
+        );
     }
     // One structure for the cut and the count.
     let shared = Shared::new(problem, Engine::Auto);
     // No cut is deeper than the tree, whose levels each cover a primary item.
     let split = split_for_count_on(&shared, threads, problem.num_primary());
-    let mut limits = left();
+    // The time left once the rest is found and the tree cut.
+    let mut limits = limits.since(start);
     // The nodes above the cut are the count's first.
     limits.nodes = limits.nodes.map(|n| n.saturating_sub(split.nodes).max(1));
     let run = SplitRun {

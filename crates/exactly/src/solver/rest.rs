@@ -239,12 +239,9 @@ impl Rest {
         limits: &crate::Limits,
         start: crate::time::Instant,
     ) -> Option<crate::Limits> {
-        let mut below = limits.clone();
+        let mut below = limits.since(start);
         if let Some(nodes) = below.nodes {
             below.nodes = Some(nodes.checked_sub(self.depth.into()).filter(|&n| n > 0)?);
-        }
-        if let Some(time) = below.time {
-            below.time = Some(time.saturating_sub(start.elapsed()));
         }
         Some(below)
     }
