@@ -205,6 +205,12 @@ impl Budget {
         self.started = Some(Instant::now() - base);
     }
 
+    /// Starts the clock as if it had run `elapsed` already (a search that
+    /// another solver ran for this one).
+    pub fn start_after(&mut self, elapsed: Duration) {
+        self.started = Some(Instant::now() - elapsed);
+    }
+
     /// Sets the clock and the progress reports back to zero, not started.
     pub fn restart(&mut self) {
         self.reported = 0;

@@ -284,9 +284,15 @@ pub struct Solver<'p, L = String> {
     /// Whether a count stopped by a budget may be resumed (see
     /// [`Solver::resumable`]).
     resumable: bool,
-    /// Knuth's estimate of the fraction done when a count by the rest
-    /// stopped, which leaves nothing to resume.
+    /// Knuth's estimate of the fraction done when a search by the rest
+    /// stopped.
     stopped_fraction: Option<f64>,
+    /// The solution a visit by the rest stopped at on a resumable solver
+    /// (its options level by level, as the whole problem's search chose
+    /// them): the structure, still unbuilt, is built with the dancing
+    /// links, whose order the rest's is, and moved to it on first use
+    /// ([`Solver::take_backend`]), and the search backs up from there.
+    pending: Option<Vec<OptionId>>,
     /// Whether the problem has multiplicities, and then Algorithm M's
     /// search, built on first use, which runs instead of the backend's.
     multi: bool,
@@ -355,6 +361,7 @@ impl<'p, L> Solver<'p, L> {
             outcome: None,
             resumable: true,
             stopped_fraction: None,
+            pending: None,
             multi: problem.has_multiplicities(),
             multi_search: None,
         }
@@ -396,6 +403,7 @@ impl<'p, L> Solver<'p, L> {
         self.stats = Stats::default();
         self.outcome = None;
         self.stopped_fraction = None;
+        self.pending = None;
         self.multi_search = None;
     }
 
@@ -433,6 +441,14 @@ impl<'p, L> Solver<'p, L> {
     /// `Break`, is final in the same way. [`Solver::solutions`], whose
     /// every step resumes the last, always searches the whole problem.
     ///
+    /// A resumable solver visits by the rest too, unless a budget on nodes
+    /// or time (or a cancel flag) could stop it between two solutions. A
+    /// visit that stops at a solution (a `Break`, or the solution budget)
+    /// is then resumed by the next call on the whole problem, with
+    /// [`Engine::Links`], whose order the rest's is: the structure is
+    /// built, the search moved to that solution, and it goes on from
+    /// there as if it had searched the whole problem from the start.
+    ///
     /// ```
     /// # let mut text = String::from("a b c f x |");
     /// # (0..7000).for_each(|k| text += &format!(" s{k}"));
@@ -451,6 +467,16 @@ impl<'p, L> Solver<'p, L> {
     /// let mut whole = Solver::new(&p).limits(limits).engine(Engine::Links);
     /// whole.count();
     /// assert_eq!(once.stats().nodes, whole.stats().nodes);
+    /// // Resumable: the first solution by the rest, then the whole problem.
+    /// let mut resumed = Solver::new(&p);
+    /// let first = resumed.first().expect("no budget").expect("two solutions");
+    /// assert_eq!(resumed.stats().engine, Engine::Bits);
+    /// let second = resumed.first().expect("no budget").expect("two solutions");
+    /// assert_eq!(resumed.stats().engine, Engine::Links);
+    /// assert_eq!(resumed.first(), Ok(None));
+    /// let mut links = Solver::new(&p).engine(Engine::Links);
+    /// assert_eq!(links.solutions().collect::<Vec<_>>(), [first, second]);
+    /// assert_eq!(resumed.stats().nodes, links.stats().nodes);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn resumable(mut self, resumable: bool) -> Self {
@@ -521,12 +547,42 @@ impl<'p, L> Solver<'p, L> {
         self
     }
 
-    /// Moves the structure out (building it first if needed), leaving
+    /// Moves the structure out (building it first if needed, and moving
+    /// it to a pending path, [`Solver::resume_at`]), leaving
     /// `Backend::Empty` until it is put back.
     fn take_backend(&mut self) -> Backend {
-        match std::mem::replace(&mut self.backend, Backend::Empty) {
+        let pending = self.pending.take();
+        let mut backend = match std::mem::replace(&mut self.backend, Backend::Empty) {
+            // The rest's solutions came in the dancing links' order.
+            Backend::Unbuilt(_) if pending.is_some() => Backend::new(self.problem, Engine::Links),
             Backend::Unbuilt(engine) => Backend::new(self.problem, engine),
             built => built,
+        };
+        if let Some(path) = pending {
+            self.resume_at(&mut backend, &path);
+        }
+        backend
+    }
+
+    /// Moves the search, on `backend` just built, to the solution `path`
+    /// that a visit by the rest stopped at, as the whole problem's search
+    /// would have left it there: every level entered from the root (the
+    /// floor), each with the options before its own passed over, so that
+    /// the search backs up from it to the next solution.
+    fn resume_at(&mut self, backend: &mut Backend, path: &[OptionId]) {
+        let result = with_structure!(backend, (s, f) => self.descend(s, f, path), _ => Ok(()));
+        self.stopped_fraction = None;
+        self.replayed = 0;
+        // The rest's search took the time so far.
+        self.budget.start_after(self.stats.elapsed);
+        if result.is_ok() {
+            self.floor = 0;
+        } else {
+            // A path the rest's own search took always replays; should it
+            // not, the levels entered stay the floor, for `reset` to undo,
+            // and the search reports the stop again.
+            debug_assert!(false, "the rest's path does not replay: {result:?}");
+            self.resume = Resume::Done;
         }
     }
 
@@ -604,10 +660,14 @@ impl<'p, L> Solver<'p, L> {
 
     /// Hands each solution to `visit` until it returns `Break`, a budget runs
     /// out, or the tree is exhausted. A later call resumes after the last
-    /// solution visited, unless the solver is not [`Solver::resumable`]:
-    /// such a solver visits a large exact cover's solutions through the
-    /// [`Rest`] its forced moves leave, as [`Solver::count`] counts them,
-    /// and a visit that stops (`Break` included) is final.
+    /// solution visited, unless the solver is not [`Solver::resumable`].
+    /// A large exact cover's solutions are visited through the [`Rest`]
+    /// its forced moves leave, as [`Solver::count`] counts them, by a
+    /// solver that is not resumable, and by one that is where no budget
+    /// on nodes or time is set: see [`Solver::resumable`] for how such a
+    /// visit is resumed, and why it changes the order of solutions from
+    /// the one [`Engine::Auto`]'s dancing cells would give the whole
+    /// problem.
     pub fn for_each(&mut self, mut visit: impl FnMut(&Solution) -> ControlFlow<()>) -> Outcome {
         if let Some(outcome) = self.visit_rest(false, &mut visit) {
             return outcome;
@@ -662,6 +722,7 @@ impl<'p, L> Solver<'p, L> {
     /// Returns the solver to the root, before any search or restriction,
     /// undoing whatever the structure still holds. Statistics start again.
     pub fn reset(&mut self) {
+        self.pending = None;
         let mut backend = self.take_backend();
         with_structure!(&mut backend, (s, f) => self.unwind(s, f), _ => {});
         self.backend = backend;
@@ -811,6 +872,7 @@ impl<'p, L> Solver<'p, L> {
         if self.multi {
             return Err(PrefixError::Multiplicities);
         }
+        self.pending = None;
         let mut backend = self.take_backend();
         let result = with_structure!(&mut backend, (s, f) => self.move_to(s, f, at, rest, true), _ => Ok(()));
         self.backend = backend;
@@ -821,6 +883,7 @@ impl<'p, L> Solver<'p, L> {
         if self.multi {
             return Err(PrefixError::Multiplicities);
         }
+        self.pending = None;
         let mut backend = self.take_backend();
         let result = with_structure!(&mut backend, (s, f) => self.move_to(s, f, 0, prefix, known), _ => Ok(()));
         self.backend = backend;

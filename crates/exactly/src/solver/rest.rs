@@ -342,38 +342,53 @@ impl<L> Solver<'_, L> {
     }
 
     /// [`Solver::for_each`] by the rest, as [`Solver::count_rest`] counts
-    /// by it, but only where the solver is not [`Solver::resumable`]: a
-    /// visit may stop the search at any solution, and the rest's solver
-    /// is gone by the next call. Each of the rest's solutions is handed
-    /// on as the whole problem's: the forced options, then the rest's,
-    /// level by level, as the whole problem's search chooses them.
+    /// by it. Each of the rest's solutions is handed on as the whole
+    /// problem's: the forced options, then the rest's, level by level, as
+    /// the whole problem's search chooses them. The rest's solver is gone
+    /// by the next call: on a [`Solver::resumable`] solver, a visit that
+    /// stops at a solution (a `Break`, or the solution budget) leaves that
+    /// solution's path pending, for the next call to resume from on the
+    /// whole problem ([`Solver::resume_at`]); a budget on nodes or time,
+    /// which may stop between solutions, keeps such a solver on the whole
+    /// problem from the start.
     pub(super) fn visit_rest(
         &mut self,
         any_size: bool,
         visit: &mut impl FnMut(&Solution) -> ControlFlow<()>,
     ) -> Option<Outcome> {
-        self.by_rest(any_size, true, |solver, rest| {
+        let (outcome, last) = self.by_rest(any_size, true, |solver, rest| {
             let mut whole = Solution {
                 options: Vec::with_capacity(rest.chain.len() + rest.problem.num_primary()),
             };
+            let mut visited = false;
             // The rest's own solver visits its whole problem.
             let outcome = solver.visit_whole(|s| {
                 whole.options.clear();
                 whole.options.extend_from_slice(&rest.chain);
                 let options = s.options().iter().map(|o| rest.options[o.index()]);
                 whole.options.extend(options);
+                visited = true;
                 visit(&whole)
             });
-            (outcome, outcome)
-        })
+            ((outcome, visited.then_some(whole.options)), outcome)
+        })?;
+        if self.resumable && !outcome.is_complete() {
+            // Stopped at the last solution visited (see `by_rest`).
+            self.pending = last;
+            if self.pending.is_some() {
+                self.resume = Resume::Backup;
+            }
+        }
+        Some(outcome)
     }
 
     /// Runs `search` on a solver of the rest in place of this solver's
     /// own search, under the budgets left below the forced levels, and
     /// takes its stats (the forced levels added) and its outcome as this
-    /// solver's, with nothing left to resume. `None` where the rest does
-    /// not apply (see [`Solver::count_rest`]); `visiting`: only where the
-    /// solver is not resumable, with or without a budget.
+    /// solver's, with nothing left to resume (a visit may leave a path
+    /// pending, [`Solver::visit_rest`]). `None` where the rest does not
+    /// apply (see [`Solver::count_rest`]); `visiting`: also on a
+    /// resumable solver whose budgets stop a search only at a solution.
     fn by_rest<T>(
         &mut self,
         any_size: bool,
@@ -381,10 +396,12 @@ impl<L> Solver<'_, L> {
         search: impl FnOnce(&mut Solver<'_, ()>, &Rest) -> (T, Outcome),
     ) -> Option<T> {
         let limits = &self.limits;
-        let unlimited = limits.nodes.is_none()
+        // Budgets that stop a search only at a solution, if at all.
+        let at_solutions = limits.nodes.is_none()
             && limits.time.is_none()
-            && limits.solutions.is_none()
-            && limits.cancel.is_none();
+            && limits.cancel.is_none()
+            && limits.solutions != Some(0);
+        let unlimited = at_solutions && limits.solutions.is_none();
         let plain = matches!(self.backend, Backend::Unbuilt(Engine::Auto))
             && self.trace.is_none()
             && self.rng.is_none()
@@ -392,7 +409,7 @@ impl<L> Solver<'_, L> {
             && self.resume == Resume::Enter
             && self.level == 0
             && self.stats.nodes == 0
-            && (unlimited && !visiting || !self.resumable)
+            && (!self.resumable || if visiting { at_solutions } else { unlimited })
             && limits.shared.is_none();
         if !plain {
             return None;
@@ -543,9 +560,14 @@ mod tests {
             let mut whole = Solver::new(&p).engine(Engine::Links);
             let want: Vec<Solution> = whole.solutions().collect();
             let nodes = whole.stats().nodes;
-            // A resumable solver visits the whole problem.
+            // A budget that may stop between solutions keeps a resumable
+            // solver on the whole problem.
             let mut visit = |_: &Solution| ControlFlow::Continue(());
-            assert_eq!(Solver::new(&p).visit_rest(true, &mut visit), None);
+            let limits = Limits::default().max_nodes(u64::MAX);
+            assert_eq!(
+                Solver::new(&p).limits(limits).visit_rest(true, &mut visit),
+                None
+            );
             let mut solver = Solver::new(&p).resumable(false);
             let mut got = Vec::new();
             let outcome = solver.visit_rest(true, &mut |s: &Solution| {
@@ -585,6 +607,49 @@ mod tests {
                     ControlFlow::Continue(())
                 });
                 assert_eq!(seen, want[..stop], "seed {seed}");
+                // A resumable solver stopped by the rest goes on from there
+                // on the whole problem, as the whole problem's search would.
+                let mut solver = Solver::new(&p);
+                let mut seen = Vec::new();
+                let outcome = solver.visit_rest(true, &mut |s: &Solution| {
+                    seen.push(s.clone());
+                    ControlFlow::Break(())
+                });
+                assert_eq!(outcome, Some(Outcome::Stopped(StopReason::Caller)));
+                let elapsed = solver.stats().elapsed;
+                assert_eq!(solver.fraction_done(), {
+                    let mut links = Solver::new(&p).engine(Engine::Links);
+                    links.first().expect("no budget");
+                    links.fraction_done()
+                });
+                match stop {
+                    // One at a time, then the rest all at once.
+                    1 => {
+                        seen.extend(solver.first().expect("no budget"));
+                        seen.extend(solver.solutions());
+                    }
+                    2 => {
+                        solver.for_each(|s| {
+                            seen.push(s.clone());
+                            ControlFlow::Continue(())
+                        });
+                    }
+                    _ => {
+                        let count = solver.count();
+                        assert_eq!(count.solutions as usize, want.len() - 1, "seed {seed}");
+                        seen = want.clone();
+                    }
+                }
+                assert_eq!(seen, want, "seed {seed}");
+                assert_eq!(solver.stats().nodes, nodes, "seed {seed}");
+                assert_eq!(solver.stats().engine, Engine::Links);
+                assert_eq!(solver.outcome(), Some(Outcome::Complete));
+                assert_eq!(solver.fraction_done(), 1.0);
+                // The clock went on from the rest's time.
+                assert!(solver.stats().elapsed >= elapsed, "seed {seed}");
+                // Back at the root, on the structure of its own engine.
+                solver.reset();
+                assert_eq!(solver.count().solutions as usize, want.len(), "seed {seed}");
             }
         }
         assert!(taken > 50, "{taken} of 200 visited by their rest");
