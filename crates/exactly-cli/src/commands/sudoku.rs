@@ -364,6 +364,28 @@ fn verdict(outcome: &Outcome) -> (&'static str, u64) {
     }
 }
 
+/// Writes `WORD COUNT ` (a verdict and its count of solutions, then a
+/// space), with no formatting machinery. PERF: `write!` took some 440
+/// instructions a record of serg_benchmark, whose every puzzle has several
+/// solutions (DESIGN.md, "Measurements", code-level choices).
+fn write_verdict(out: &mut impl Write, word: &str, count: u64) -> io::Result<()> {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut left = count;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (left % 10) as u8;
+        left /= 10;
+        if left == 0 {
+            break;
+        }
+    }
+    out.write_all(word.as_bytes())?;
+    out.write_all(b" ")?;
+    out.write_all(&digits[at..])?;
+    out.write_all(b" ")
+}
+
 /// Writes one record as a line: the solution, or the verdict first; a
 /// wrong given solution makes the line `mismatch: WHY`.
 fn write_line(out: &mut impl Write, record: &Answered<'_>, second: bool) -> io::Result<()> {
@@ -373,10 +395,15 @@ fn write_line(out: &mut impl Write, record: &Answered<'_>, second: bool) -> io::
     match record.outcome {
         Ok((p, a)) => match (&a.solution, a.verdict) {
             (Some(g), v @ (Verdict::Multiple | Verdict::Unknown)) => {
-                write!(out, "{} {} {}", v.word(), a.count, one_line(p.style, g))?;
+                write_verdict(out, v.word(), a.count)?;
                 match a.second.as_ref().filter(|_| second) {
-                    Some(h) => writeln!(out, " {}", one_line(p.style, h)),
-                    None => writeln!(out),
+                    Some(h) => {
+                        writeln!(out, "{} {}", one_line(p.style, g), one_line(p.style, h))
+                    }
+                    // PERF: as below, the line written straight to `out`:
+                    // every answer of a file of puzzles with several
+                    // solutions checked for uniqueness.
+                    None => on_a_line(p.style).write(g, out),
                 }
             }
             (Some(g), _) => {
@@ -976,5 +1003,17 @@ mod tests {
         assert!(parse_box("2by5").is_err());
         assert!(parse_box("0x5").is_err());
         assert!(parse_box("9x9").is_err());
+    }
+
+    #[test]
+    fn a_verdict_is_written_as_format_writes_it() {
+        for count in [0, 1, 9, 10, 99, 100, 12_345, u64::MAX / 7, u64::MAX] {
+            let mut out = Vec::new();
+            write_verdict(&mut out, "multiple", count).unwrap();
+            assert_eq!(
+                String::from_utf8(out).unwrap(),
+                format!("multiple {count} ")
+            );
+        }
     }
 }
