@@ -439,7 +439,7 @@ impl<'p, L> Solver<'p, L> {
     /// rest's solutions too, as the whole problem's and in its order, with
     /// or without a budget; a visit that stops, at a budget or at a
     /// `Break`, is final in the same way. [`Solver::solutions`], whose
-    /// every step resumes the last, always searches the whole problem.
+    /// every step resumes the last, then searches the whole problem.
     ///
     /// A resumable solver visits by the rest too, unless a budget on nodes
     /// or time (or a cancel flag) could stop it between two solutions. A
@@ -448,6 +448,7 @@ impl<'p, L> Solver<'p, L> {
     /// [`Engine::Links`], whose order the rest's is: the structure is
     /// built, the search moved to that solution, and it goes on from
     /// there as if it had searched the whole problem from the start.
+    /// [`Solver::solutions`] takes its first step so.
     ///
     /// ```
     /// # let mut text = String::from("a b c f x |");
@@ -475,8 +476,13 @@ impl<'p, L> Solver<'p, L> {
     /// assert_eq!(resumed.stats().engine, Engine::Links);
     /// assert_eq!(resumed.first(), Ok(None));
     /// let mut links = Solver::new(&p).engine(Engine::Links);
-    /// assert_eq!(links.solutions().collect::<Vec<_>>(), [first, second]);
+    /// let both = [first, second];
+    /// assert_eq!(links.solutions().collect::<Vec<_>>(), both);
     /// assert_eq!(resumed.stats().nodes, links.stats().nodes);
+    /// // The same as a listing.
+    /// let mut listed = Solver::new(&p);
+    /// assert_eq!(listed.solutions().collect::<Vec<_>>(), both);
+    /// assert_eq!(listed.stats().nodes, links.stats().nodes);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn resumable(mut self, resumable: bool) -> Self {
@@ -687,9 +693,12 @@ impl<'p, L> Solver<'p, L> {
         })
     }
 
-    /// All solutions, lazily: each `next()` resumes the search (on the
-    /// whole problem, resumable or not). After the iterator ends,
-    /// [`Solver::outcome`] tells whether it was exhaustive.
+    /// All solutions, lazily: each `next()` resumes the search. On a
+    /// resumable solver the first step is [`Solver::first`], which may
+    /// go through the [`Rest`] (see [`Solver::resumable`]), and the next
+    /// ones go on from it on the whole problem; a solver that is not
+    /// resumable searches the whole problem from the first step. After the
+    /// iterator ends, [`Solver::outcome`] tells whether it was exhaustive.
     pub fn solutions(&mut self) -> Solutions<'_, 'p, L> {
         Solutions { solver: self }
     }
@@ -1002,11 +1011,17 @@ impl<L> Iterator for Solutions<'_, '_, L> {
 
     fn next(&mut self) -> Option<Solution> {
         let mut found = None;
-        // Each call resumes the last, so the whole problem is searched.
-        let outcome = self.solver.visit_whole(|s| {
+        let mut take = |s: &Solution| {
             found = Some(s.clone());
             ControlFlow::Break(())
-        });
+        };
+        // Each call resumes the last: a resumable solver's first may go
+        // through the rest, whose stop the next resumes on the whole
+        // problem; one that is not resumable searches the whole problem.
+        let outcome = match self.solver.resumable {
+            true => self.solver.for_each(&mut take),
+            false => self.solver.visit_whole(&mut take),
+        };
         if found.is_some() {
             // Stopping to hand over a solution is not an early stop.
             self.solver.outcome = None;
