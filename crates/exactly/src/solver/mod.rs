@@ -439,7 +439,8 @@ impl<'p, L> Solver<'p, L> {
     /// rest's solutions too, as the whole problem's and in its order, with
     /// or without a budget; a visit that stops, at a budget or at a
     /// `Break`, is final in the same way. [`Solver::solutions`], whose
-    /// every step resumes the last, then searches the whole problem.
+    /// every step resumes the last, searches the whole problem on such a
+    /// solver, from its first step.
     ///
     /// A resumable solver visits by the rest too, unless a budget on nodes
     /// or time (or a cancel flag) could stop it between two solutions. A
