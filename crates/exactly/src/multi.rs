@@ -224,6 +224,12 @@ pub(crate) struct Search<'p, L> {
     /// (the counts of secondary items are never read, so not kept).
     option_start: Vec<u32>,
     option_primary: Vec<u32>,
+    /// Per option: its secondary items and their colors in
+    /// `option_secondary[secondary_start[o]..secondary_start[o + 1]]`, so
+    /// that choosing an option and taking it back walk each kind of item
+    /// without a test per entry.
+    secondary_start: Vec<u32>,
+    option_secondary: Vec<(u32, ColorId)>,
     /// In a search by cost, per entry of `option_primary`: its item and
     /// the entry's position in `list`, read together when the option
     /// leaves its items' linked lists or comes back.
@@ -305,6 +311,9 @@ pub(crate) struct Search<'p, L> {
     snapshot_levels: usize,
     saved_available: Vec<u64>,
     saved_count: Vec<u32>,
+    /// The items up to the last primary one: the counts past them (of
+    /// secondary items) stay 0, so a level saves and puts back only these.
+    counted: usize,
     /// Per item: the chosen options that hold it.
     covered: Vec<u32>,
     trail: Vec<u32>,
@@ -341,7 +350,10 @@ impl<'p, L> Search<'p, L> {
         let mut share = Vec::with_capacity(problem.num_options());
         let mut option_start = Vec::with_capacity(problem.num_options() + 1);
         let mut option_primary = Vec::new();
+        let mut secondary_start = Vec::with_capacity(problem.num_options() + 1);
+        let mut option_secondary = Vec::new();
         option_start.push(0u32);
+        secondary_start.push(0u32);
         for o in problem.option_ids() {
             let mut p = 0u32;
             for e in problem.option(o) {
@@ -349,10 +361,13 @@ impl<'p, L> Search<'p, L> {
                 if problem.item_kind(e.item) == ItemKind::Primary {
                     p += 1;
                     option_primary.push(e.item.0);
+                } else {
+                    option_secondary.push((e.item.0, e.color));
                 }
             }
             // At most the number of entries, which fits in `u32`.
             option_start.push(option_primary.len() as u32);
+            secondary_start.push(option_secondary.len() as u32);
             share.push(problem.cost(o) as f64 / f64::from(p.max(1)));
         }
         let mut item_start = Vec::with_capacity(n + 1);
@@ -508,6 +523,8 @@ impl<'p, L> Search<'p, L> {
             most,
             option_start,
             option_primary,
+            secondary_start,
+            option_secondary,
             option_pos,
             links,
             lists: by_cost,
@@ -535,6 +552,11 @@ impl<'p, L> Search<'p, L> {
             snapshot_levels: snapshot_levels(problem, by_cost),
             saved_available: Vec::new(),
             saved_count: Vec::new(),
+            counted: problem
+                .item_ids()
+                .filter(|&i| problem.item_kind(i) == ItemKind::Primary)
+                .last()
+                .map_or(0, |last| last.index() + 1),
             available_count,
             covered: vec![0; n],
             // Each option is on the trail at most once.
@@ -577,6 +599,8 @@ impl<'p, L> Search<'p, L> {
             most: self.most.clone(),
             option_start: self.option_start.clone(),
             option_primary: self.option_primary.clone(),
+            secondary_start: self.secondary_start.clone(),
+            option_secondary: self.option_secondary.clone(),
             option_pos: self.option_pos.clone(),
             links: self.links.clone(),
             lists: self.lists,
@@ -600,6 +624,7 @@ impl<'p, L> Search<'p, L> {
             snapshot_levels: self.snapshot_levels,
             saved_available: Vec::new(),
             saved_count: Vec::new(),
+            counted: self.counted,
             available_count: self.available_count.clone(),
             covered: self.covered.clone(),
             trail: Vec::with_capacity(self.trail.capacity()),
@@ -814,22 +839,25 @@ impl<'p, L> Search<'p, L> {
     /// `depth` (see [`Search::snapshot_levels`]).
     #[inline]
     fn save(&mut self, depth: usize) {
-        let (words, items) = (self.available.len(), self.available_count.len());
-        if self.saved_count.len() < (depth + 1) * items {
+        let (words, items) = (self.available.len(), self.counted);
+        if self.saved_available.len() < (depth + 1) * words
+            || self.saved_count.len() < (depth + 1) * items
+        {
             self.saved_available.resize((depth + 1) * words, 0);
             self.saved_count.resize((depth + 1) * items, 0);
         }
         self.saved_available[depth * words..(depth + 1) * words].copy_from_slice(&self.available);
-        self.saved_count[depth * items..(depth + 1) * items].copy_from_slice(&self.available_count);
+        self.saved_count[depth * items..(depth + 1) * items]
+            .copy_from_slice(&self.available_count[..items]);
     }
 
     /// Puts back what [`save`](Self::save) saved for the level at `depth`.
     #[inline]
     fn restore(&mut self, depth: usize) {
-        let (words, items) = (self.available.len(), self.available_count.len());
+        let (words, items) = (self.available.len(), self.counted);
         self.available
             .copy_from_slice(&self.saved_available[depth * words..(depth + 1) * words]);
-        self.available_count
+        self.available_count[..items]
             .copy_from_slice(&self.saved_count[depth * items..(depth + 1) * items]);
     }
 
@@ -850,65 +878,67 @@ impl<'p, L> Search<'p, L> {
             Some(t) => t.saturating_sub(self.cost),
             None => u128::MAX,
         };
-        for e in problem.option(OptionId(o)) {
-            let i = e.item.index();
-            if problem.item_kind(e.item) == ItemKind::Primary {
-                self.covered[i] += 1;
-                if self.covered[i] >= self.most[i] {
-                    if self.lists {
-                        let head = self.list.len() + i;
-                        let mut k = self.next(head);
-                        while k != head && u128::from(self.list_cost[k]) < room {
-                            self.exclude_in::<true, true>(self.list[k].0);
-                            k = self.next(k);
-                        }
-                    } else if room == u128::MAX {
-                        // No threshold: no cost reaches `room`, so every
-                        // option goes and no cost is read. The walk ends
-                        // with the item's last available option: most of a
-                        // long list is gone by then.
-                        let i = i as u32;
-                        if self.has_slots(i) {
-                            self.exclude_by_bits::<TRAIL>(i);
-                        } else if self.available_count.at(i) > 0 {
-                            for k in self.options_of(e.item.0) {
-                                let other = self.list.at(k as u32).0;
-                                if self.is_available(other) {
-                                    self.exclude_in::<false, TRAIL>(other);
-                                    if self.available_count.at(i) == 0 {
-                                        break;
-                                    }
+        let (start, end) = (self.option_start.at(o), self.option_start.at(o + 1));
+        for k in start..end {
+            let item = self.option_primary.at(k);
+            let i = item as usize;
+            *self.covered.at_mut(item) += 1;
+            if self.covered.at(item) >= self.most.at(item) {
+                if self.lists {
+                    let head = self.list.len() + i;
+                    let mut k = self.next(head);
+                    while k != head && u128::from(self.list_cost[k]) < room {
+                        self.exclude_in::<true, true>(self.list[k].0);
+                        k = self.next(k);
+                    }
+                } else if room == u128::MAX {
+                    // No threshold: no cost reaches `room`, so every
+                    // option goes and no cost is read. The walk ends
+                    // with the item's last available option: most of a
+                    // long list is gone by then.
+                    if self.has_slots(item) {
+                        self.exclude_by_bits::<TRAIL>(item);
+                    } else if self.available_count.at(item) > 0 {
+                        for k in self.options_of(item) {
+                            let other = self.list.at(k as u32).0;
+                            if self.is_available(other) {
+                                self.exclude_in::<false, TRAIL>(other);
+                                if self.available_count.at(item) == 0 {
+                                    break;
                                 }
                             }
                         }
-                    } else {
-                        for k in self.below(e.item.0, room) {
-                            self.exclude_in::<false, TRAIL>(self.list.at(k as u32).0);
-                        }
                     }
-                    // Leave the live items: swap with the last one.
-                    let at = self.live_at[i] as usize;
-                    let last = self.live_len - 1;
-                    let other = self.live[last];
-                    self.live.swap(at, last);
-                    self.live_at[other as usize] = at as u32;
-                    self.live_at[i] = last as u32;
-                    self.live_len = last;
-                }
-            } else {
-                // A secondary item already in a chosen option: the options
-                // that clash with it (another color, or any when it has
-                // none) went then, all of them below a threshold at least
-                // as high as this one (`room` only falls down the tree).
-                self.covered[i] += 1;
-                if self.covered[i] > 1 {
-                    continue;
-                }
-                if self.lists {
-                    self.exclude_clashing::<true, true>(e.item.0, e.color, room);
                 } else {
-                    self.exclude_clashing::<false, TRAIL>(e.item.0, e.color, room);
+                    for k in self.below(item, room) {
+                        self.exclude_in::<false, TRAIL>(self.list.at(k as u32).0);
+                    }
                 }
+                // Leave the live items: swap with the last one.
+                let at = self.live_at[i] as usize;
+                let last = self.live_len - 1;
+                let other = self.live[last];
+                self.live.swap(at, last);
+                self.live_at[other as usize] = at as u32;
+                self.live_at[i] = last as u32;
+                self.live_len = last;
+            }
+        }
+        let (start, end) = (self.secondary_start.at(o), self.secondary_start.at(o + 1));
+        for k in start..end {
+            // A secondary item already in a chosen option: the options
+            // that clash with it (another color, or any when it has none)
+            // went then, all of them below a threshold at least as high as
+            // this one (`room` only falls down the tree).
+            let (item, color) = self.option_secondary.at(k);
+            *self.covered.at_mut(item) += 1;
+            if self.covered.at(item) > 1 {
+                continue;
+            }
+            if self.lists {
+                self.exclude_clashing::<true, true>(item, color, room);
+            } else {
+                self.exclude_clashing::<false, TRAIL>(item, color, room);
             }
         }
     }
@@ -1044,12 +1074,17 @@ impl<'p, L> Search<'p, L> {
         self.cost -= u128::from(problem.cost(OptionId(o)));
         // In reverse, so that the live items come back in the reverse order
         // of their leaving: each then sits where it left.
-        for e in problem.option(OptionId(o)).iter().rev() {
-            let i = e.item.index();
-            if problem.item_kind(e.item) == ItemKind::Primary && self.covered[i] >= self.most[i] {
+        let (start, end) = (self.option_start.at(o), self.option_start.at(o + 1));
+        for k in (start..end).rev() {
+            let item = self.option_primary.at(k);
+            if self.covered.at(item) >= self.most.at(item) {
                 self.live_len += 1;
             }
-            self.covered[i] -= 1;
+            *self.covered.at_mut(item) -= 1;
+        }
+        let (start, end) = (self.secondary_start.at(o), self.secondary_start.at(o + 1));
+        for k in start..end {
+            *self.covered.at_mut(self.option_secondary.at(k).0) -= 1;
         }
     }
 
