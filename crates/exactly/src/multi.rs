@@ -137,6 +137,10 @@ struct Frame {
     mark: usize,
 }
 
+/// The primary items of an option are walked this many at a time where
+/// the counts alone are kept ([`Search::add_to_counts`]).
+const PAD: usize = 8;
+
 /// The most bytes a level copies to save the state before a branch and
 /// to put it back after (see [`Search::snapshot_levels`]): about as many
 /// as undoing a few dozen exclusions of options of a dozen items touch.
@@ -230,6 +234,13 @@ pub(crate) struct Search<'p, L> {
     /// without a test per entry.
     secondary_start: Vec<u32>,
     option_secondary: Vec<(u32, ColorId)>,
+    /// In a search without costs, per option: its primary items again,
+    /// padded to a multiple of [`PAD`] with the spare counters past the
+    /// items' (`padded_primary[padded_start[o]..padded_start[o + 1]]`), so
+    /// that lowering or raising their counts is a loop of [`PAD`] at a
+    /// time with no rest to take. Empty in a search by cost.
+    padded_start: Vec<u32>,
+    padded_primary: Vec<u32>,
     /// In a search by cost, per entry of `option_primary`: its item and
     /// the entry's position in `list`, read together when the option
     /// leaves its items' linked lists or comes back.
@@ -370,6 +381,23 @@ impl<'p, L> Search<'p, L> {
             secondary_start.push(option_secondary.len() as u32);
             share.push(problem.cost(o) as f64 / f64::from(p.max(1)));
         }
+        let (mut padded_start, mut padded_primary) = (Vec::new(), Vec::new());
+        if !by_cost {
+            padded_start.reserve(problem.num_options() + 1);
+            padded_start.push(0u32);
+            for o in 0..problem.num_options() {
+                let (start, end) = (option_start[o] as usize, option_start[o + 1] as usize);
+                padded_primary.extend_from_slice(&option_primary[start..end]);
+                // The spare counters: `n` and the `PAD - 1` after it, a
+                // different one for each place, so that no two writes in a
+                // row wait on one counter.
+                let spare = (PAD - (end - start) % PAD) % PAD;
+                padded_primary.extend((0..spare).map(|j| (n + j) as u32));
+                // At most the entries and `PAD - 1` more an option, which
+                // fits in `u32` as entries do.
+                padded_start.push(padded_primary.len() as u32);
+            }
+        }
         let mut item_start = Vec::with_capacity(n + 1);
         let mut list = Vec::with_capacity(problem.num_entries());
         let mut by_share = Vec::new();
@@ -445,12 +473,15 @@ impl<'p, L> Search<'p, L> {
             .item_ids()
             .map(|i| problem.item_bounds(i).1)
             .collect();
+        // The items' counts, then the `PAD - 1` spare ones of
+        // `padded_primary`, which nothing reads.
         let available_count = problem
             .item_ids()
             .map(|i| match problem.item_kind(i) {
                 ItemKind::Primary => (item_start[i.index() + 1] - item_start[i.index()]) as u32,
                 _ => 0,
             })
+            .chain([0; PAD - 1])
             .collect();
         let primary: Vec<u32> = problem
             .item_ids()
@@ -525,6 +556,8 @@ impl<'p, L> Search<'p, L> {
             option_primary,
             secondary_start,
             option_secondary,
+            padded_start,
+            padded_primary,
             option_pos,
             links,
             lists: by_cost,
@@ -601,6 +634,8 @@ impl<'p, L> Search<'p, L> {
             option_primary: self.option_primary.clone(),
             secondary_start: self.secondary_start.clone(),
             option_secondary: self.option_secondary.clone(),
+            padded_start: self.padded_start.clone(),
+            padded_primary: self.padded_primary.clone(),
             option_pos: self.option_pos.clone(),
             links: self.links.clone(),
             lists: self.lists,
@@ -779,21 +814,42 @@ impl<'p, L> Search<'p, L> {
     #[inline(always)]
     fn exclude_available<const LISTS: bool, const TRAIL: bool>(&mut self, o: u32) {
         *self.available.at_mut(o >> 6) &= !(1 << (o & 63));
-        let (start, end) = (self.option_start.at(o), self.option_start.at(o + 1));
-        for k in start..end {
-            if LISTS {
+        if LISTS {
+            let (start, end) = (self.option_start.at(o), self.option_start.at(o + 1));
+            for k in start..end {
                 let (item, at) = self.option_pos.at(k);
                 *self.available_count.at_mut(item) -= 1;
                 let Link { next, prev } = self.links.at(at);
                 self.links.at_mut(prev).next = next;
                 self.links.at_mut(next).prev = prev;
-            } else {
-                *self.available_count.at_mut(self.option_primary.at(k)) -= 1;
             }
+        } else {
+            self.add_to_counts(o, u32::MAX);
         }
         self.stats.updates += 1;
         if TRAIL {
             self.trail.push(o);
+        }
+    }
+
+    /// Adds `delta` (1, or `u32::MAX` for −1) to the counts of option `o`'s
+    /// primary items, and to spare counters, in a search without costs.
+    /// PERF: [`PAD`] at a time, so that the loop's end is the one branch an
+    /// option takes, and it is taken at fewer places. Its end goes either
+    /// way at random (options have from one to dozens of primary items): the
+    /// plain loop over the items and its rest took half the mispredicted
+    /// branches of motley-7's count, which bound its time (DESIGN.md,
+    /// "Measurements").
+    #[inline(always)]
+    fn add_to_counts(&mut self, o: u32, delta: u32) {
+        let (mut k, end) = (self.padded_start.at(o), self.padded_start.at(o + 1));
+        while k < end {
+            for j in 0..PAD as u32 {
+                let c = self.available_count.at_mut(self.padded_primary.at(k + j));
+                // The spare counters wrap; an item's never does.
+                *c = c.wrapping_add(delta);
+            }
+            k += PAD as u32;
         }
     }
 
@@ -819,17 +875,17 @@ impl<'p, L> Search<'p, L> {
             // Below the number of options, which fits in `u32`.
             let o = self.trail.at(top as u32);
             *self.available.at_mut(o >> 6) |= 1 << (o & 63);
-            let (start, end) = (self.option_start.at(o), self.option_start.at(o + 1));
-            for k in start..end {
-                if LISTS {
+            if LISTS {
+                let (start, end) = (self.option_start.at(o), self.option_start.at(o + 1));
+                for k in start..end {
                     let (item, at) = self.option_pos.at(k);
                     *self.available_count.at_mut(item) += 1;
                     let Link { next, prev } = self.links.at(at);
                     self.links.at_mut(prev).next = at;
                     self.links.at_mut(next).prev = at;
-                } else {
-                    *self.available_count.at_mut(self.option_primary.at(k)) += 1;
                 }
+            } else {
+                self.add_to_counts(o, 1);
             }
         }
         self.trail.truncate(mark);
@@ -1120,7 +1176,7 @@ impl<'p, L> Search<'p, L> {
                 covered[e.item.index()] += 1;
             }
         }
-        assert_eq!(count, self.available_count);
+        assert_eq!(count, self.available_count[..problem.num_items()]);
         assert_eq!(covered, self.covered);
         if self.lists {
             // Each primary item's linked list holds its available options
