@@ -238,9 +238,13 @@ pub(crate) struct Search<'p, L> {
     /// padded to a multiple of [`PAD`] with the spare counters past the
     /// items' (`padded_primary[padded_start[o]..padded_start[o + 1]]`), so
     /// that lowering or raising their counts is a loop of [`PAD`] at a
-    /// time with no rest to take. Empty in a search by cost.
+    /// time with no rest to take. Empty in a search by cost, and where
+    /// the padded items would not fit 32-bit positions.
     padded_start: Vec<u32>,
     padded_primary: Vec<u32>,
+    /// Whether `padded_primary` is kept (else the counts are walked in
+    /// `option_primary`).
+    padded: bool,
     /// In a search by cost, per entry of `option_primary`: its item and
     /// the entry's position in `list`, read together when the option
     /// leaves its items' linked lists or comes back.
@@ -382,7 +386,12 @@ impl<'p, L> Search<'p, L> {
             share.push(problem.cost(o) as f64 / f64::from(p.max(1)));
         }
         let (mut padded_start, mut padded_primary) = (Vec::new(), Vec::new());
-        if !by_cost {
+        let padded_len: u64 = option_start
+            .windows(2)
+            .map(|w| u64::from(w[1] - w[0]).next_multiple_of(PAD as u64))
+            .sum();
+        let padded = !by_cost && padded_len <= u64::from(u32::MAX);
+        if padded {
             padded_start.reserve(problem.num_options() + 1);
             padded_start.push(0u32);
             for o in 0..problem.num_options() {
@@ -393,8 +402,7 @@ impl<'p, L> Search<'p, L> {
                 // row wait on one counter.
                 let spare = (PAD - (end - start) % PAD) % PAD;
                 padded_primary.extend((0..spare).map(|j| (n + j) as u32));
-                // At most the entries and `PAD - 1` more an option, which
-                // fits in `u32` as entries do.
+                // At most `padded_len`, which fits in `u32`.
                 padded_start.push(padded_primary.len() as u32);
             }
         }
@@ -558,6 +566,7 @@ impl<'p, L> Search<'p, L> {
             option_secondary,
             padded_start,
             padded_primary,
+            padded,
             option_pos,
             links,
             lists: by_cost,
@@ -636,6 +645,7 @@ impl<'p, L> Search<'p, L> {
             option_secondary: self.option_secondary.clone(),
             padded_start: self.padded_start.clone(),
             padded_primary: self.padded_primary.clone(),
+            padded: self.padded,
             option_pos: self.option_pos.clone(),
             links: self.links.clone(),
             lists: self.lists,
@@ -842,6 +852,14 @@ impl<'p, L> Search<'p, L> {
     /// "Measurements").
     #[inline(always)]
     fn add_to_counts(&mut self, o: u32, delta: u32) {
+        if !self.padded {
+            let (start, end) = (self.option_start.at(o), self.option_start.at(o + 1));
+            for k in start..end {
+                let c = self.available_count.at_mut(self.option_primary.at(k));
+                *c = c.wrapping_add(delta);
+            }
+            return;
+        }
         let (mut k, end) = (self.padded_start.at(o), self.padded_start.at(o + 1));
         while k < end {
             for j in 0..PAD as u32 {
@@ -1640,5 +1658,61 @@ mod tests {
         // The other twin starts at the root, whatever the first did.
         assert_eq!(three.count(), alone);
         assert_eq!(work(three.stats()), work(fresh.stats()));
+    }
+
+    #[test]
+    fn padded_counts_search_as_the_plain_walk_does() {
+        // Random problems with bounds, colors and options of 1 to 20
+        // primary items (so every rest of `PAD` comes up), counted with the
+        // padded counts and with the walk over `option_primary` that a
+        // problem too large to pad takes.
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |n: u64| {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (seed >> 33) % n
+        };
+        let mut searched = 0;
+        for _ in 0..40 {
+            let items = 20 + next(10) as usize;
+            let mut text = String::new();
+            for i in 0..items {
+                let (v, u) = (next(2), 1 + next(3));
+                text.push_str(&format!("{}:{}|p{i} ", v.min(u), u));
+            }
+            text.push_str(
+                "| s0 s1 s2
+",
+            );
+            for _ in 0..30 + next(30) {
+                let size = 1 + next(20) as usize;
+                let mut chosen: Vec<usize> =
+                    (0..size).map(|_| next(items as u64) as usize).collect();
+                chosen.sort_unstable();
+                chosen.dedup();
+                for i in chosen {
+                    text.push_str(&format!("p{i} "));
+                }
+                if next(2) == 0 {
+                    text.push_str(&format!("s{}:{}", next(3), next(2)));
+                }
+                text.push('\n');
+            }
+            let p = crate::format::parse_dlx(&text).unwrap();
+            let mut padded = Search::new(&p, false);
+            assert!(padded.padded);
+            let mut plain = Search::new(&p, false);
+            plain.padded = false;
+            plain.padded_start.clear();
+            plain.padded_primary.clear();
+            assert_eq!(padded.run(|_, _| Visit::Continue(None)), Outcome::Complete);
+            assert_eq!(plain.run(|_, _| Visit::Continue(None)), Outcome::Complete);
+            let work = |s: &Stats| (s.nodes, s.updates, s.solutions, s.max_depth);
+            assert_eq!(work(&padded.stats), work(&plain.stats));
+            searched += u64::from(padded.stats.nodes > 1);
+        }
+        // Most problems branch at all.
+        assert!(searched >= 20, "{searched}");
     }
 }
