@@ -443,6 +443,39 @@ fn langford(n: usize) -> String {
 }
 
 #[test]
+fn many_items_keep_dlx1s_tree() {
+    // Past 65,536 primary items, dancing links count the items left with
+    // no option and stop their scan at a forced move while there are none.
+    // Langford pairs beside one option of 70,000 items of its own,
+    // declared before them and after them: the same solutions as the pairs
+    // alone, and the nodes of DLX1's tree (as dancing cells count them),
+    // dead ends included.
+    let pad: Vec<String> = (0..70_000).map(|k| format!("z{k}")).collect();
+    let pad = pad.join(" ");
+    for n in [4, 7] {
+        let pairs = langford(n);
+        let (names, options) = pairs.split_once('\n').unwrap();
+        let alone = Solver::new(&exactly::format::parse_dlx(&pairs).unwrap()).count();
+        for text in [
+            format!("{pad} {names}\n{pad}\n{options}"),
+            format!("{names} {pad}\n{options}{pad}\n"),
+        ] {
+            let p = exactly::format::parse_dlx(&text).unwrap();
+            assert_eq!(Engine::Auto.resolve(&p), Engine::Links);
+            let mut nodes = Vec::new();
+            for engine in [Engine::Links, Engine::Cells] {
+                let mut solver = Solver::new(&p).engine(engine);
+                let count = solver.count();
+                assert!(count.outcome.is_complete());
+                assert_eq!(count.solutions, alone.solutions, "langford {n}, {engine:?}");
+                nodes.push(solver.stats().nodes);
+            }
+            assert_eq!(nodes[0], nodes[1], "langford {n}: links against cells");
+        }
+    }
+}
+
+#[test]
 fn cuts_on_several_threads_are_the_cuts_on_one() {
     // Wide frontiers, so that rounds run on the threads; every engine,
     // budgets of subproblems that stop at several depths.

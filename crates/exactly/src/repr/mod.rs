@@ -90,6 +90,14 @@ pub enum Engine {
     Sparse,
 }
 
+/// Past this many primary items, [`Engine::Auto`] takes dancing links.
+/// Every structure reads the open primary items to branch, but dancing
+/// links stop at the first with one option while none has run out
+/// (DLX1's choice all the same), where dancing cells (which keep them in
+/// no order) and sparse bitsets read them all: a long run of forced moves
+/// over a million items took those two time quadratic in its length.
+pub(crate) const MANY_PRIMARY: usize = 1 << 16;
+
 impl Engine {
     /// The concrete engine [`Engine::Auto`] picks for `problem`.
     ///
@@ -108,12 +116,19 @@ impl Engine {
     /// let pairs = names.chunks(2).map(|two| ((), two.to_vec()));
     /// let p = exactly::Problem::<()>::from_names(&names, &[], pairs)?;
     /// assert_eq!(exactly::Engine::Auto.resolve(&p), exactly::Engine::Bits);
+    /// // Past 65,536 primary items, dancing links whatever the options.
+    /// let names: Vec<String> = (0..70_000).map(|i| format!("i{i}")).collect();
+    /// let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    /// let triples = names.windows(3).map(|three| ((), three.to_vec()));
+    /// let p = exactly::Problem::<()>::from_names(&names, &[], triples)?;
+    /// assert_eq!(exactly::Engine::Auto.resolve(&p), exactly::Engine::Links);
     /// # Ok::<(), exactly::BuildError>(())
     /// ```
     pub fn resolve<L>(self, problem: &Problem<L>) -> Engine {
         match self {
             Engine::Auto if bits::small(problem) && bits::fits(problem) => Engine::Bits,
             Engine::Auto if masks::suits(problem) => Engine::Masks,
+            Engine::Auto if problem.num_primary() > MANY_PRIMARY => Engine::Links,
             Engine::Auto if bits::fits(problem) => Engine::Bits,
             Engine::Auto if problem.has_colors() && sparse::fits(problem) => Engine::Sparse,
             Engine::Auto if problem.num_entries() >= 3 * problem.num_options() => Engine::Cells,
@@ -364,8 +379,16 @@ macro_rules! with_structure {
             $crate::repr::Backend::Masks($s, $f) => $body,
             $crate::repr::Backend::Masks32($s, $f) => $body,
             $crate::repr::Backend::Masks16($s, $f) => $body,
+            $crate::repr::Backend::Links(l, $f) if l.colors && l.track_zeros => {
+                let $s = &mut $crate::repr::links::Dlx::<true, false, true>(l);
+                $body
+            }
             $crate::repr::Backend::Links(l, $f) if l.colors => {
                 let $s = &mut $crate::repr::links::Dlx::<true>(l);
+                $body
+            }
+            $crate::repr::Backend::Links(l, $f) if l.track_zeros => {
+                let $s = &mut $crate::repr::links::Dlx::<false, false, true>(l);
                 $body
             }
             $crate::repr::Backend::Links(l, $f) => {
