@@ -121,8 +121,7 @@ impl Links {
             };
             spacer = next;
         }
-        let zeros = (1..=n1).filter(|&i| nodes[i as usize].top == 0).count() as u32;
-        Links {
+        let mut links = Links {
             nodes,
             llink,
             rlink,
@@ -131,11 +130,13 @@ impl Links {
             n1,
             first_spacer,
             updates: 0,
-            zeros,
+            zeros: 0,
             track_zeros: n1 as usize > super::MANY_PRIMARY,
             colors: problem.has_colors(),
             journal: Vec::new(),
-        }
+        };
+        links.recount_zeros();
+        links
     }
 
     /// Counts [`Links::zeros`] afresh, walking the active primary items.

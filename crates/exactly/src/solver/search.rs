@@ -407,18 +407,22 @@ impl<'p, L> Solver<'p, L> {
             Backend::Masks(m, f) => self.search_avx2(m, f, mode, visit),
             Backend::Masks32(m, f) => self.search_avx2(m, f, mode, visit),
             Backend::Masks16(m, f) => self.search_avx2(m, f, mode, visit),
-            // A trace's structure keeps no count of items left without
-            // options: counted afresh for the searches after it.
             Backend::Links(l, f) if self.trace_nodes && self.trace.is_some() => {
                 l.journal.clear();
-                if l.colors {
+                let outcome = if l.colors {
                     self.search(&mut Dlx::<true, true>(l), f, mode, visit)
                 } else {
                     self.search(&mut Dlx::<false, true>(l), f, mode, visit)
+                };
+                // A traced search keeps no count of the items left with no
+                // option: counted afresh where it stopped, for the searches
+                // after it.
+                if l.track_zeros {
+                    l.recount_zeros();
                 }
+                outcome
             }
             Backend::Links(l, f) if l.track_zeros => {
-                l.recount_zeros();
                 if l.colors {
                     self.search(&mut Dlx::<true, false, true>(l), f, mode, visit)
                 } else {
